@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * armpmu: the ARM Performance Monitoring Unit through /dev/armpmu.
+ *
+ * This header is the whole contract between the driver, libpmudev and the
+ * tests. Every structure has fixed-width fields, explicit padding and no
+ * pointers, so 32-bit programs on a 64-bit kernel pass the same bytes
+ * (compat_ioctl needs no translation). Reserved fields must be zero on input
+ * (EINVAL otherwise) and are zero on output.
+ *
+ * Binding: an open file drives the PMU of exactly one CPU. ARMPMU_IOC_BIND
+ * chooses it; otherwise the first call that needs a PMU binds the file to
+ * the CPU the caller is running on at that moment. A file cannot be rebound.
+ * At most one file owns a CPU's PMU: binding to an owned CPU fails with
+ * EBUSY. Every operation runs on the bound CPU, whichever CPU the caller is
+ * on (locally, or by cross-call), so a file never reports another CPU's
+ * counts. To count your own code, pin your thread to the bound CPU
+ * (libpmudev does). Closing the file (or the owner dying) stops the
+ * counters, zeroes them and releases the CPU.
+ *
+ * Privilege: a file opened without CAP_PERFMON or CAP_SYS_ADMIN counts user
+ * mode only: its events must carry ARMPMU_EXCLUDE_KERNEL (EACCES otherwise)
+ * and its cycle counter is filtered to user mode. Capabilities are those of
+ * the opener, taken at open().
+ *
+ * Errors common to every ioctl:
+ *   ENOTTY  unknown ioctl number
+ *   EFAULT  the argument pointer is not a valid user address
+ *   EINVAL  a reserved field or undefined flag bit is set
+ *   EBUSY   (binding) another file owns the CPU's PMU
+ *   ENXIO   the bound CPU is offline
+ *   ENODEV  the CPU has no PMU this driver can use
+ */
+#ifndef _UAPI_LINUX_ARMPMU_H
+#define _UAPI_LINUX_ARMPMU_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+/* Free in Documentation/userspace-api/ioctl/ioctl-number.rst. */
+#define ARMPMU_IOC_MAGIC	0xD5
+
+/* PMCR.N can be at most 31: the cycle counter takes bit 31 of the masks. */
+#define ARMPMU_MAX_COUNTERS	31
+
+/* ARMPMU_IOC_BIND argument: the CPU the caller runs on. */
+#define ARMPMU_CPU_CURRENT	0xffffffffU
+
+/* struct armpmu_info.flags */
+/* The core can exclude user or kernel mode (PMUv2 and later). */
+#define ARMPMU_INFO_CAN_FILTER		(1U << 0)
+/* common_events is valid: the core lists its implemented events (PMCEID). */
+#define ARMPMU_INFO_EVENTS_KNOWN	(1U << 1)
+/* PMUSERENR was found non-zero: someone else opened the PMU to user mode. */
+#define ARMPMU_INFO_USERENR_SET		(1U << 2)
+/* This file owns info.cpu; otherwise info describes the caller's CPU. */
+#define ARMPMU_INFO_BOUND		(1U << 3)
+/* The opener may count kernel mode. */
+#define ARMPMU_INFO_KERNEL_ALLOWED	(1U << 4)
+
+/*
+ * pmu_version uses the AArch32 ID_DFR0.PerfMon scale on both architectures:
+ * 1 PMUv1 (Cortex-A8/A9), 2 PMUv2 (Cortex-A7/A15), 3 PMUv3 (ARMv8.0),
+ * 4 PMUv3 for ARMv8.1, 5 for ARMv8.4, 6 for ARMv8.5, 7 for ARMv8.7, ...
+ */
+#define ARMPMU_PMUV1	1
+#define ARMPMU_PMUV2	2
+#define ARMPMU_PMUV3	3
+
+struct armpmu_info {
+	__u32 cpu;		/* the CPU described */
+	__u32 midr;		/* its Main ID Register */
+	__u32 pmu_version;	/* ARMPMU_PMUV* scale, see above */
+	__u32 num_counters;	/* event counters (PMCR.N), cycle counter not included */
+	__u32 flags;		/* ARMPMU_INFO_* */
+	__u32 event_bits;	/* width of an event number: 8 (ARMv7) or 16 */
+	__u64 common_events;	/* bit n: event n (0x00-0x3f) is implemented */
+	__u64 common_events_hi;	/* bit n: event 0x4000 + n is implemented */
+	__u32 reserved[8];
+};
+
+/* struct armpmu_event.flags */
+#define ARMPMU_EXCLUDE_USER	(1U << 0)
+#define ARMPMU_EXCLUDE_KERNEL	(1U << 1)
+#define ARMPMU_EVENT_FLAGS	(ARMPMU_EXCLUDE_USER | ARMPMU_EXCLUDE_KERNEL)
+
+struct armpmu_event {
+	__u32 event;		/* architectural or IMPLEMENTATION DEFINED number */
+	__u32 flags;		/* ARMPMU_EXCLUDE_* */
+	__u32 reserved[2];
+};
+
+/* struct armpmu_counts.flags */
+/* The counters were running when the snapshot was taken. */
+#define ARMPMU_COUNTS_RUNNING	(1U << 0)
+
+struct armpmu_counts {
+	__u32 nr;		/* valid entries of events[]: num_counters */
+	__u32 flags;		/* ARMPMU_COUNTS_* */
+	__u64 cycles;		/* cycle counter (every 64 cycles with the divider) */
+	__u64 events[ARMPMU_MAX_COUNTERS]; /* index = event counter index */
+};
+
+/*
+ * ARMPMU_IOC_INFO: describe the bound CPU (or, on an unbound file, the CPU
+ * the caller runs on, without binding).
+ */
+#define ARMPMU_IOC_INFO		_IOR(ARMPMU_IOC_MAGIC, 0x01, struct armpmu_info)
+
+/*
+ * ARMPMU_IOC_BIND: take ownership of a CPU's PMU (a CPU number, or
+ * ARMPMU_CPU_CURRENT). EBUSY if another file owns it; EALREADY if this file
+ * is already bound; EINVAL for a CPU number that does not exist; ENXIO if
+ * the CPU is offline; ENODEV if it has no usable PMU.
+ */
+#define ARMPMU_IOC_BIND		_IOW(ARMPMU_IOC_MAGIC, 0x02, __u32)
+
+/*
+ * ARMPMU_IOC_SELECT: choose the event counter the next SET_EVENT programs.
+ * EINVAL if the index is not below num_counters.
+ */
+#define ARMPMU_IOC_SELECT	_IOW(ARMPMU_IOC_MAGIC, 0x03, __u32)
+
+/*
+ * ARMPMU_IOC_SET_EVENT: program the selected counter and include it in
+ * START. EINVAL for an event number wider than event_bits or an undefined
+ * flag; EOPNOTSUPP for a filter on a core without ARMPMU_INFO_CAN_FILTER;
+ * ENOENT for an event the core reports as not implemented; EACCES for
+ * kernel-mode counting without the privilege; EBUSY while counting.
+ */
+#define ARMPMU_IOC_SET_EVENT	_IOW(ARMPMU_IOC_MAGIC, 0x04, struct armpmu_event)
+
+/*
+ * ARMPMU_IOC_SET_DIVIDER: 1 makes the cycle counter count once every 64
+ * cycles (PMCR.D), 0 every cycle. EINVAL for other values; EBUSY while
+ * counting.
+ */
+#define ARMPMU_IOC_SET_DIVIDER	_IOW(ARMPMU_IOC_MAGIC, 0x05, __u32)
+
+/* ARMPMU_IOC_RESET: zero every counter, keeping the configuration. */
+#define ARMPMU_IOC_RESET	_IO(ARMPMU_IOC_MAGIC, 0x06)
+
+/*
+ * ARMPMU_IOC_START / ARMPMU_IOC_STOP: start or stop the cycle counter and
+ * every programmed event counter. Counts accumulate across START/STOP pairs
+ * until RESET. EOPNOTSUPP from START for a user-mode-only file on a core
+ * that cannot filter (its cycle counter would count the kernel).
+ */
+#define ARMPMU_IOC_START	_IO(ARMPMU_IOC_MAGIC, 0x07)
+#define ARMPMU_IOC_STOP		_IO(ARMPMU_IOC_MAGIC, 0x08)
+
+/*
+ * ARMPMU_IOC_READ: snapshot the counters. read(2) with a buffer of at least
+ * sizeof(struct armpmu_counts) returns the same snapshot (EINVAL for a
+ * shorter one). The device cannot be written (EINVAL), mapped (ENODEV) or
+ * seeked (ESPIPE).
+ */
+#define ARMPMU_IOC_READ		_IOR(ARMPMU_IOC_MAGIC, 0x09, struct armpmu_counts)
+
+#endif /* _UAPI_LINUX_ARMPMU_H */
