@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * armpmu internals shared by the character device, the session logic, the
+ * CPU registry and the PMU backends.
+ */
+#ifndef ARMPMU_DRIVER_H
+#define ARMPMU_DRIVER_H
+
+#include <linux/bits.h>
+#include <linux/hrtimer.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/armpmu.h>
+
+/*
+ * The cycle counter is bit 31 of PMCNTENSET/CLR, PMOVSR and PMINTENCLR on
+ * both architectures; the backends also take 31 as its counter index.
+ */
+#define ARMPMU_CYCLE_IDX	31
+#define ARMPMU_CYCLE_BIT	BIT(ARMPMU_CYCLE_IDX)
+
+/* PMCR / PMCR_EL0 fields, identical on ARMv7 and ARMv8. */
+#define ARMPMU_PMCR_E		BIT(0)	/* enable all counters */
+#define ARMPMU_PMCR_D		BIT(3)	/* cycle counter counts every 64 cycles */
+#define ARMPMU_PMCR_LC		BIT(6)	/* ARMv8: 64-bit cycle counter overflow */
+#define ARMPMU_PMCR_N_SHIFT	11
+#define ARMPMU_PMCR_N_MASK	0x1f
+
+/* PMXEVTYPER / PMEVTYPER / PMCCFILTR filter bits, identical too. */
+#define ARMPMU_EVTYPE_P		BIT(31)	/* do not count at PL1 / EL1 */
+#define ARMPMU_EVTYPE_U		BIT(30)	/* do not count at PL0 / EL0 */
+#define ARMPMU_EVTYPE_NSH	BIT(27)	/* ARMv8: count at EL2 */
+
+/* What a CPU's PMU can do, probed on that CPU when it comes online. */
+struct armpmu_caps {
+	u32 midr;
+	u32 pmu_version;	/* ARMPMU_PMUV* scale */
+	u32 num_counters;
+	u32 event_bits;
+	u64 common_events;
+	u64 common_events_hi;
+	bool can_filter;
+	bool events_known;
+};
+
+/*
+ * One PMU flavour. Every hook but probe runs on the CPU whose PMU it
+ * touches, with interrupts disabled. Counter index ARMPMU_CYCLE_IDX is the
+ * cycle counter (its "event type" is the cycle counter's filter).
+ */
+struct armpmu_ops {
+	const char *name;
+	/* NULL if this CPU has a usable PMU, else why not. */
+	const char *(*probe)(struct armpmu_caps *caps);
+	u32 (*encode_evtype)(u32 event, u32 flags);
+	u32 (*read_pmcr)(void);
+	void (*write_pmcr)(u32 val);
+	u32 (*read_enabled)(void);
+	void (*enable)(u32 mask);
+	void (*disable)(u32 mask);
+	void (*disable_irq)(u32 mask);
+	void (*clear_overflow)(u32 mask);
+	void (*write_evtype)(u32 idx, u32 val);
+	u64 (*read_counter)(u32 idx);
+	void (*write_counter)(u32 idx, u64 val);
+	u32 (*read_userenr)(void);
+	/* Bits of PMCR this driver may change (the rest is kept). */
+	u32 pmcr_owned;
+	/* Width of the cycle counter's value. */
+	u64 cycle_mask;
+};
+
+/* The one backend built into this module (pmu_v7.c or pmu_v8.c). */
+extern const struct armpmu_ops armpmu_backend;
+
+/*
+ * An open /dev/armpmu. The configuration is changed with @lock held, in
+ * process context. Fields below "on-CPU state" are touched only on the bound
+ * CPU with interrupts off (cross-call, poll timer, hotplug callbacks).
+ */
+struct armpmu_session {
+	struct mutex lock;
+	int cpu;			/* bound CPU, or -1 */
+	const struct armpmu_caps *caps;	/* of the bound CPU */
+	bool kernel_allowed;
+	u32 selected;
+	u32 divider;
+	u32 programmed;			/* mask of event counters with an event */
+	u32 evtype[ARMPMU_MAX_COUNTERS];
+	u32 cycle_filter;
+
+	/* on-CPU state */
+	int op;				/* what on_cpu() is asked to do */
+	int call_ret;			/* and how it went */
+	bool running;
+	bool parked;			/* the CPU is offline; counts are kept */
+	u32 userenr;			/* PMUSERENR as last seen */
+	u64 total[ARMPMU_MAX_COUNTERS + 1];	/* 64-bit counts, [31] = cycles */
+	u64 last[ARMPMU_MAX_COUNTERS + 1];	/* hardware value at last look */
+	struct hrtimer poll;
+	/* Kept here, not on the stack, so READ does not zero 264 bytes. */
+	struct armpmu_counts snapshot;
+};
+
+/* cpus.c: the per-CPU registry of capabilities and owners. */
+int armpmu_cpus_init(void);
+void armpmu_cpus_exit(void);
+const struct armpmu_caps *armpmu_cpu_caps(unsigned int cpu);
+int armpmu_cpu_claim(unsigned int cpu, struct armpmu_session *s);
+void armpmu_cpu_release(unsigned int cpu, struct armpmu_session *s);
+
+/* session.c: counting, always executed on the bound CPU. */
+void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed);
+void armpmu_session_release(struct armpmu_session *s);
+int armpmu_session_attach(struct armpmu_session *s);
+void armpmu_session_detach(struct armpmu_session *s);
+int armpmu_session_bind(struct armpmu_session *s, u32 cpu);
+int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info);
+int armpmu_session_select(struct armpmu_session *s, u32 idx);
+int armpmu_session_set_event(struct armpmu_session *s,
+			     const struct armpmu_event *ev);
+int armpmu_session_set_divider(struct armpmu_session *s, u32 divider);
+int armpmu_session_reset(struct armpmu_session *s);
+int armpmu_session_start(struct armpmu_session *s);
+int armpmu_session_stop(struct armpmu_session *s);
+int armpmu_session_read(struct armpmu_session *s);
+void armpmu_session_cpu_down(struct armpmu_session *s);
+void armpmu_session_cpu_up(struct armpmu_session *s);
+
+/* cdev.c: the character device. */
+int armpmu_cdev_init(void);
+void armpmu_cdev_exit(void);
+
+#endif /* ARMPMU_DRIVER_H */

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/armpmu: open, read, ioctl, release. Argument copying and decoding
+ * live here; what each operation means is in session.c.
+ */
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "armpmu.h"
+
+static int armpmu_open(struct inode *inode, struct file *file)
+{
+	struct armpmu_session *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return -ENOMEM;
+	/* Decided once, from the opener's credentials, like perf does. */
+	armpmu_session_init(s, perfmon_capable());
+	file->private_data = s;
+	return stream_open(inode, file);
+}
+
+static int armpmu_release(struct inode *inode, struct file *file)
+{
+	struct armpmu_session *s = file->private_data;
+
+	armpmu_session_release(s);
+	mutex_destroy(&s->lock);
+	kfree(s);
+	return 0;
+}
+
+static ssize_t armpmu_read(struct file *file, char __user *buf, size_t len,
+			   loff_t *ppos)
+{
+	struct armpmu_session *s = file->private_data;
+	int ret;
+
+	if (len < sizeof(s->snapshot))
+		return -EINVAL;
+	mutex_lock(&s->lock);
+	ret = armpmu_session_read(s);
+	if (!ret && copy_to_user(buf, &s->snapshot, sizeof(s->snapshot)))
+		ret = -EFAULT;
+	mutex_unlock(&s->lock);
+	return ret ? ret : sizeof(s->snapshot);
+}
+
+static long ioctl_info(struct armpmu_session *s, void __user *arg)
+{
+	struct armpmu_info info;
+	int ret = armpmu_session_info(s, &info);
+
+	if (!ret && copy_to_user(arg, &info, sizeof(info)))
+		ret = -EFAULT;
+	return ret;
+}
+
+static long ioctl_set_event(struct armpmu_session *s, void __user *arg)
+{
+	struct armpmu_event ev;
+
+	if (copy_from_user(&ev, arg, sizeof(ev)))
+		return -EFAULT;
+	return armpmu_session_set_event(s, &ev);
+}
+
+static long ioctl_read(struct armpmu_session *s, void __user *arg)
+{
+	int ret = armpmu_session_read(s);
+
+	if (!ret && copy_to_user(arg, &s->snapshot, sizeof(s->snapshot)))
+		ret = -EFAULT;
+	return ret;
+}
+
+/* The ioctls whose argument is one __u32. */
+static long ioctl_u32(struct armpmu_session *s, unsigned int cmd,
+		      u32 __user *arg)
+{
+	u32 val;
+
+	if (get_user(val, arg))
+		return -EFAULT;
+	switch (cmd) {
+	case ARMPMU_IOC_BIND:
+		return armpmu_session_bind(s, val);
+	case ARMPMU_IOC_SELECT:
+		return armpmu_session_select(s, val);
+	default:
+		return armpmu_session_set_divider(s, val);
+	}
+}
+
+static long dispatch(struct armpmu_session *s, unsigned int cmd,
+		     void __user *arg)
+{
+	switch (cmd) {
+	case ARMPMU_IOC_READ:
+		return ioctl_read(s, arg);
+	case ARMPMU_IOC_START:
+		return armpmu_session_start(s);
+	case ARMPMU_IOC_STOP:
+		return armpmu_session_stop(s);
+	case ARMPMU_IOC_RESET:
+		return armpmu_session_reset(s);
+	case ARMPMU_IOC_INFO:
+		return ioctl_info(s, arg);
+	case ARMPMU_IOC_SET_EVENT:
+		return ioctl_set_event(s, arg);
+	case ARMPMU_IOC_BIND:
+	case ARMPMU_IOC_SELECT:
+	case ARMPMU_IOC_SET_DIVIDER:
+		return ioctl_u32(s, cmd, arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static long armpmu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct armpmu_session *s = file->private_data;
+	long ret;
+
+	mutex_lock(&s->lock);
+	ret = dispatch(s, cmd, (void __user *)arg);
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+static const struct file_operations armpmu_fops = {
+	.owner = THIS_MODULE,
+	.open = armpmu_open,
+	.release = armpmu_release,
+	.read = armpmu_read,
+	.unlocked_ioctl = armpmu_ioctl,
+	/* Every argument has the same layout for 32-bit callers. */
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+static struct miscdevice armpmu_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "armpmu",
+	.fops = &armpmu_fops,
+	.mode = 0600,
+};
+
+int armpmu_cdev_init(void)
+{
+	return misc_register(&armpmu_misc);
+}
+
+void armpmu_cdev_exit(void)
+{
+	misc_deregister(&armpmu_misc);
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CPU registry: what each CPU's PMU can do, and which session owns it.
+ *
+ * Capabilities are probed on each CPU as it comes online (a CPU offline at
+ * load time is probed when it arrives). One mutex orders claims, releases
+ * and hotplug, so a CPU's owner cannot change under a hotplug callback that
+ * parks or restores the owner's counters.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/irqflags.h>
+#include <linux/slab.h>
+#include "armpmu.h"
+
+struct armpmu_cpu {
+	struct armpmu_caps caps;
+	bool probed;
+	bool usable;
+	struct armpmu_session *owner;
+};
+
+static struct armpmu_cpu *cpus;
+static DEFINE_MUTEX(owners_lock);
+static enum cpuhp_state hotplug_state;
+
+/* Runs on @cpu, in its hotplug thread. */
+static int armpmu_cpu_online(unsigned int cpu)
+{
+	struct armpmu_cpu *c = &cpus[cpu];
+	const char *why = NULL;
+	unsigned long flags;
+
+	mutex_lock(&owners_lock);
+	local_irq_save(flags);
+	if (!c->probed) {
+		why = armpmu_backend.probe(&c->caps);
+		c->usable = !why;
+		c->probed = true;
+	}
+	if (c->owner)
+		armpmu_session_cpu_up(c->owner);
+	local_irq_restore(flags);
+	mutex_unlock(&owners_lock);
+
+	if (why)
+		pr_info("CPU%u: %s: not used\n", cpu, why);
+	return 0;
+}
+
+/* Runs on @cpu, in its hotplug thread, before it goes down. */
+static int armpmu_cpu_offline(unsigned int cpu)
+{
+	struct armpmu_cpu *c = &cpus[cpu];
+	unsigned long flags;
+
+	mutex_lock(&owners_lock);
+	local_irq_save(flags);
+	if (c->owner)
+		armpmu_session_cpu_down(c->owner);
+	local_irq_restore(flags);
+	mutex_unlock(&owners_lock);
+	return 0;
+}
+
+int armpmu_cpus_init(void)
+{
+	unsigned int cpu, usable = 0;
+	int ret;
+
+	cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
+	if (!cpus)
+		return -ENOMEM;
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "misc/armpmu:online",
+				armpmu_cpu_online, armpmu_cpu_offline);
+	if (ret < 0)
+		goto free;
+	hotplug_state = ret;
+
+	for_each_possible_cpu(cpu)
+		usable += cpus[cpu].usable;
+	if (usable) {
+		pr_info("%s PMU on %u CPUs\n", armpmu_backend.name, usable);
+		return 0;
+	}
+	pr_err("no online CPU has a PMU this driver can use\n");
+	cpuhp_remove_state(hotplug_state);
+	ret = -ENODEV;
+free:
+	kfree(cpus);
+	return ret;
+}
+
+void armpmu_cpus_exit(void)
+{
+	cpuhp_remove_state(hotplug_state);
+	kfree(cpus);
+}
+
+/* The capabilities of @cpu, or NULL if it has no usable PMU (yet). */
+const struct armpmu_caps *armpmu_cpu_caps(unsigned int cpu)
+{
+	return cpus[cpu].usable ? &cpus[cpu].caps : NULL;
+}
+
+int armpmu_cpu_claim(unsigned int cpu, struct armpmu_session *s)
+{
+	struct armpmu_cpu *c;
+	int ret;
+
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return -EINVAL;
+	c = &cpus[cpu];
+
+	mutex_lock(&owners_lock);
+	if (!cpu_online(cpu)) {
+		ret = -ENXIO;
+	} else if (!c->usable) {
+		ret = -ENODEV;
+	} else if (c->owner) {
+		ret = -EBUSY;
+	} else {
+		c->owner = s;
+		s->cpu = cpu;
+		s->caps = &c->caps;
+		ret = armpmu_session_attach(s);
+		if (ret) {
+			c->owner = NULL;
+			s->cpu = -1;
+			s->caps = NULL;
+		}
+	}
+	mutex_unlock(&owners_lock);
+	return ret;
+}
+
+void armpmu_cpu_release(unsigned int cpu, struct armpmu_session *s)
+{
+	mutex_lock(&owners_lock);
+	armpmu_session_detach(s);
+	cpus[cpu].owner = NULL;
+	mutex_unlock(&owners_lock);
+}
