@@ -63,6 +63,11 @@
  * 1 PMUv1 (Cortex-A8/A9), 2 PMUv2 (Cortex-A7/A15), 3 PMUv3 (ARMv8.0),
  * 4 PMUv3 for ARMv8.1, 5 for ARMv8.4, 6 for ARMv8.5, 7 for ARMv8.7, ...
  */
+/*
+ * event_bits: 8 on PMUv1/PMUv2 (ARMv7), 10 on PMUv3 for ARMv8.0 (such as
+ * Cortex-A53, A57, A72), 16 from PMUv3 for ARMv8.1 on: the hardware ignores
+ * wider bits, so a wider event number would silently count something else.
+ */
 #define ARMPMU_PMUV1	1
 #define ARMPMU_PMUV2	2
 #define ARMPMU_PMUV3	3
@@ -73,7 +78,7 @@ struct armpmu_info {
 	__u32 pmu_version;	/* ARMPMU_PMUV* scale, see above */
 	__u32 num_counters;	/* event counters (PMCR.N), cycle counter not included */
 	__u32 flags;		/* ARMPMU_INFO_* */
-	__u32 event_bits;	/* width of an event number: 8 (ARMv7) or 16 */
+	__u32 event_bits;	/* width of an event number, see below */
 	__u64 common_events;	/* bit n: event n (0x00-0x3f) is implemented */
 	__u64 common_events_hi;	/* bit n: event 0x4000 + n is implemented */
 	__u32 reserved[8];
@@ -122,11 +127,12 @@ struct armpmu_counts {
 #define ARMPMU_IOC_SELECT	_IOW(ARMPMU_IOC_MAGIC, 0x03, __u32)
 
 /*
- * ARMPMU_IOC_SET_EVENT: program the selected counter and include it in
- * START. EINVAL for an event number wider than event_bits or an undefined
- * flag; EOPNOTSUPP for a filter on a core without ARMPMU_INFO_CAN_FILTER;
- * ENOENT for an event the core reports as not implemented; EACCES for
- * kernel-mode counting without the privilege; EBUSY while counting.
+ * ARMPMU_IOC_SET_EVENT: program the selected counter, zero its count and
+ * include it in START. EINVAL for an event number wider than event_bits or
+ * an undefined flag; EOPNOTSUPP for a filter on a core without
+ * ARMPMU_INFO_CAN_FILTER; EACCES for kernel-mode counting without the
+ * privilege; ENOENT for a common event (0x00-0x3f) that the core reports as
+ * not implemented (ARMPMU_INFO_EVENTS_KNOWN); EBUSY while counting.
  */
 #define ARMPMU_IOC_SET_EVENT	_IOW(ARMPMU_IOC_MAGIC, 0x04, struct armpmu_event)
 
