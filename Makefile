@@ -16,10 +16,9 @@ CROSS_arm64 := aarch64-linux-gnu-
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 USER_CPPFLAGS := -Iuapi
 
-GUEST_SRCS := $(wildcard tests/guest/*.c)
 GUEST_HDRS := $(wildcard tests/guest/*.h) uapi/linux/armpmu.h
 GUEST_BIN := $(BUILD)/$(GUEST_ARCH)/bin
-GUEST_PROGS := $(patsubst tests/guest/%.c,$(GUEST_BIN)/%,$(GUEST_SRCS))
+GUEST_PROGS := $(patsubst %.c,$(GUEST_BIN)/%,$(notdir $(wildcard tests/guest/*.c examples/*.c)))
 
 .PHONY: all modules clean check demo guest-userland
 
@@ -31,7 +30,8 @@ modules:
 guest-userland: $(GUEST_PROGS)
 
 # Test programs are static so they also run as 32-bit programs on arm64 boards.
-$(GUEST_BIN)/%: tests/guest/%.c $(GUEST_HDRS)
+vpath %.c tests/guest examples
+$(GUEST_BIN)/%: %.c $(GUEST_HDRS)
 	@mkdir -p $(@D)
 	$(CROSS_$(GUEST_ARCH))gcc $(USER_CPPFLAGS) $(USER_CFLAGS) -static -o $@ $<
 
