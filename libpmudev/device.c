@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Opening /dev/armpmu, choosing and pinning a CPU, and one thin function per
+ * driver operation.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define DEVICE_PATH "/dev/armpmu"
+
+static int ioctl_errno(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) < 0 ? -errno : 0;
+}
+
+static int bind_cpu(int fd, int cpu)
+{
+	__u32 arg = cpu;
+
+	return ioctl_errno(fd, ARMPMU_IOC_BIND, &arg);
+}
+
+/* These say "try another CPU"; anything else is the caller's problem. */
+static bool cpu_unavailable(int err)
+{
+	return err == -EBUSY || err == -ENXIO || err == -ENODEV;
+}
+
+static int bind_any(int fd, const cpu_set_t *allowed)
+{
+	int here = sched_getcpu();
+	int err = bind_cpu(fd, here);
+
+	for (int cpu = 0; cpu < CPU_SETSIZE && cpu_unavailable(err); cpu++) {
+		if (cpu == here || !CPU_ISSET(cpu, allowed))
+			continue;
+		err = bind_cpu(fd, cpu);
+	}
+	return err;
+}
+
+static int pin(pid_t tid, int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(tid, sizeof(one), &one) ? -errno : 0;
+}
+
+int pmudev_open(struct pmudev **out, int cpu, unsigned int flags)
+{
+	struct pmudev *pmu;
+	int err;
+
+	if (cpu < PMUDEV_CPU_ANY || (flags & ~PMUDEV_OPEN_NO_PIN))
+		return -EINVAL;
+	pmu = calloc(1, sizeof(*pmu));
+	if (!pmu)
+		return -ENOMEM;
+	pmu->tid = gettid();
+	pmu->fd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	if (pmu->fd < 0) {
+		err = -errno;
+		goto free;
+	}
+	if (sched_getaffinity(pmu->tid, sizeof(pmu->affinity), &pmu->affinity)) {
+		err = -errno;
+		goto close;
+	}
+	err = cpu == PMUDEV_CPU_ANY ? bind_any(pmu->fd, &pmu->affinity) :
+				      bind_cpu(pmu->fd, cpu);
+	if (err)
+		goto close;
+	err = ioctl_errno(pmu->fd, ARMPMU_IOC_INFO, &pmu->info);
+	if (err)
+		goto close;
+	if (!(flags & PMUDEV_OPEN_NO_PIN)) {
+		err = pin(pmu->tid, pmu->info.cpu);
+		if (err)
+			goto close;
+		pmu->pinned = true;
+	}
+	*out = pmu;
+	return 0;
+
+close:
+	close(pmu->fd);
+free:
+	free(pmu);
+	return err;
+}
+
+void pmudev_close(struct pmudev *pmu)
+{
+	if (!pmu)
+		return;
+	if (pmu->pinned)
+		sched_setaffinity(pmu->tid, sizeof(pmu->affinity), &pmu->affinity);
+	close(pmu->fd);
+	for (unsigned int i = 0; i < ARMPMU_MAX_COUNTERS; i++)
+		free(pmu->counter_name[i]);
+	free(pmu);
+}
+
+int pmudev_cpu(const struct pmudev *pmu)
+{
+	return pmu->info.cpu;
+}
+
+int pmudev_fd(const struct pmudev *pmu)
+{
+	return pmu->fd;
+}
+
+const struct armpmu_info *pmudev_info(const struct pmudev *pmu)
+{
+	return &pmu->info;
+}
+
+int pmudev_select(struct pmudev *pmu, unsigned int counter)
+{
+	__u32 arg = counter;
+
+	return ioctl_errno(pmu->fd, ARMPMU_IOC_SELECT, &arg);
+}
+
+int pmudev_set_event(struct pmudev *pmu, uint32_t event, uint32_t flags)
+{
+	struct armpmu_event ev = { .event = event, .flags = flags };
+
+	return ioctl_errno(pmu->fd, ARMPMU_IOC_SET_EVENT, &ev);
+}
+
+int pmudev_set_divider(struct pmudev *pmu, bool every_64_cycles)
+{
+	__u32 arg = every_64_cycles;
+
+	return ioctl_errno(pmu->fd, ARMPMU_IOC_SET_DIVIDER, &arg);
+}
+
+int pmudev_reset(struct pmudev *pmu)
+{
+	return ioctl_errno(pmu->fd, ARMPMU_IOC_RESET, NULL);
+}
+
+int pmudev_start(struct pmudev *pmu)
+{
+	return ioctl_errno(pmu->fd, ARMPMU_IOC_START, NULL);
+}
+
+int pmudev_stop(struct pmudev *pmu)
+{
+	return ioctl_errno(pmu->fd, ARMPMU_IOC_STOP, NULL);
+}
+
+/* read(2), not the READ ioctl: same snapshot, fewer instructions. */
+int pmudev_read(struct pmudev *pmu, struct armpmu_counts *counts)
+{
+	ssize_t n = read(pmu->fd, counts, sizeof(*counts));
+
+	if (n < 0)
+		return -errno;
+	return n == sizeof(*counts) ? 0 : -EIO;
+}
+
+int pmudev_add_event(struct pmudev *pmu, const char *spec)
+{
+	struct pmudev_event ev;
+	int counter, err;
+	char *name;
+
+	err = pmudev_event_parse(spec, &pmu->info, &ev);
+	if (err)
+		return err;
+	for (counter = pmu->info.num_counters - 1; counter >= 0; counter--)
+		if (!(pmu->used & (1U << counter)))
+			break;
+	if (counter < 0)
+		return -ENOSPC;
+	err = pmudev_select(pmu, counter);
+	if (!err)
+		err = pmudev_set_event(pmu, ev.number, ev.flags);
+	if (err)
+		return err;
+	/* Show an implied :u, as perf does. */
+	if (!strchr(spec, ':') && ev.flags == ARMPMU_EXCLUDE_KERNEL) {
+		if (asprintf(&name, "%s:u", spec) < 0)
+			name = NULL;
+	} else {
+		name = strdup(spec);
+	}
+	if (!name)
+		return -ENOMEM;
+	pmu->counter_name[counter] = name;
+	pmu->used |= 1U << counter;
+	return counter;
+}
+
+const char *pmudev_strerror(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return "no such device or event (is the armpmu module loaded? is the event implemented?)";
+	case -EACCES:
+		return "permission denied";
+	case -EBUSY:
+		return "the PMU is in use";
+	case -ENOSPC:
+		return "no free counter";
+	case -EOPNOTSUPP:
+		return "not supported by this core";
+	default:
+		return strerror(-err);
+	}
+}
