@@ -93,7 +93,9 @@ static int open_pmu(void)
 	return fd;
 }
 
-static void measure(int fd, const char *name, unsigned int (*fn)(void))
+/* Print one row; return the user-mode instructions, store the bit count. */
+static unsigned long long measure(int fd, const char *name,
+				  unsigned int (*fn)(void), unsigned int *bits_out)
 {
 	struct armpmu_counts counts;
 	unsigned int bits;
@@ -106,6 +108,8 @@ static void measure(int fd, const char *name, unsigned int (*fn)(void))
 	printf("%-14s %8u %14llu %14llu\n", name, bits,
 	       (unsigned long long)counts.events[0],
 	       (unsigned long long)counts.cycles);
+	*bits_out = bits;
+	return counts.events[0];
 }
 
 int main(void)
@@ -114,6 +118,8 @@ int main(void)
 		.event = INST_RETIRED,
 		.flags = ARMPMU_EXCLUDE_KERNEL,
 	};
+	unsigned long long every, lowest, lookup;
+	unsigned int bits;
 	__u32 counter = 0;
 	int fd = open_pmu();
 	uint32_t seed = 1;
@@ -131,9 +137,12 @@ int main(void)
 		die("set INST_RETIRED");
 	}
 	printf("%-14s %8s %14s %14s\n", "method", "bits", "instructions:u", "cycles");
-	measure(fd, "every bit", every_bit);
-	measure(fd, "clear lowest", clear_lowest);
-	measure(fd, "byte table", table);
+	every = measure(fd, "every bit", every_bit, &bits);
+	lowest = measure(fd, "clear lowest", clear_lowest, &bits);
+	lookup = measure(fd, "byte table", table, &bits);
+	printf("Testing all 32 bits retired %.1fx the instructions of clearing only the %.1f set bits per word;\n"
+	       "the table needs %.1f instructions per word whatever the data.\n",
+	       (double)every / lowest, (double)bits / WORDS, (double)lookup / WORDS);
 	close(fd);
 	return 0;
 }
