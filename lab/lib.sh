@@ -1,0 +1,61 @@
+# Sourced by the lab scripts: the cache's place, messages, the cache lock and
+# the host packages the lab needs.
+
+lab_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(dirname "$lab_dir")
+lab_cache=${ARMPMU_LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/armpmu-lab}
+
+# Exit statuses shared with tools/pmu-vm's --help.
+readonly LAB_BUILD_FAILED=122 LAB_FAILED=125
+
+note() { echo "pmu-vm: $*" >&2; }
+die() { note "$*"; exit "$LAB_FAILED"; }
+
+# Every change to the cache happens under this lock, so that concurrent runs
+# neither download into nor build in the same place at once. It is held until
+# the script exits; lab scripts that take it must not call one another while
+# holding it.
+lab_lock() {
+	mkdir -p "$lab_cache"
+	exec 9>"$lab_cache/lock"
+	flock 9
+}
+
+# Run "$@" up to three times: a mirror can be mid-sync for a minute.
+retry() {
+	local try
+	for try in 1 2 3; do
+		"$@" && return 0
+		((try < 3)) && sleep $((try * 5))
+	done
+	return 1
+}
+
+# What the lab runs on the host. The libraries are linux-kbuild's, which is
+# extracted, not installed, so apt does not pull them in.
+lab_host_packages=(
+	qemu-system-arm make cpio bc kmod sparse dwarves
+	gcc-arm-linux-gnueabihf libc6-armhf-cross
+	gcc-aarch64-linux-gnu libc6-arm64-cross
+	libelf1 libssl3 zlib1g
+)
+
+# Installs what is missing, one package at a time (several cross packages in
+# one apt-get call have failed with "held broken packages").
+ensure_host_packages() {
+	local pkg missing=()
+	for pkg in "${lab_host_packages[@]}"; do
+		dpkg -s "$pkg" 2>/dev/null | grep -qx 'Status: install ok installed' ||
+			missing+=("$pkg")
+	done
+	((${#missing[@]})) || return 0
+	[[ $(id -u) == 0 ]] || die "missing host packages (install them as root): ${missing[*]}"
+	note "installing host packages: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	# One failing index makes update exit non-zero; the rest is still usable.
+	retry apt-get update -q >&2 || note "apt-get update failed; going on with the indexes apt has"
+	for pkg in "${missing[@]}"; do
+		retry apt-get install -y -q --no-install-recommends \
+			-o DPkg::Lock::Timeout=300 "$pkg" >&2 || die "cannot install $pkg"
+	done
+}
