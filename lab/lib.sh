@@ -31,8 +31,10 @@ retry() {
 	return 1
 }
 
-# What the lab runs on the host. The libraries are linux-kbuild's, which is
-# extracted, not installed, so apt does not pull them in.
+# What the lab runs on the host. The libraries and pahole (dwarves; 6.12's
+# module build runs it unless CONFIG_DEBUG_INFO_BTF_MODULES= is given) are
+# linux-kbuild's needs: it is extracted, not installed, so apt does not pull
+# them in.
 lab_host_packages=(
 	qemu-system-arm make cpio bc kmod sparse dwarves
 	gcc-arm-linux-gnueabihf libc6-armhf-cross
@@ -53,9 +55,9 @@ ensure_host_packages() {
 	note "installing host packages: ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	# One failing index makes update exit non-zero; the rest is still usable.
-	retry apt-get update -q >&2 || note "apt-get update failed; going on with the indexes apt has"
+	retry apt-get update -qq >&2 || note "apt-get update failed; going on with the indexes apt has"
 	for pkg in "${missing[@]}"; do
-		retry apt-get install -y -q --no-install-recommends \
+		retry apt-get install -y -qq --no-install-recommends \
 			-o DPkg::Lock::Timeout=300 "$pkg" >&2 || die "cannot install $pkg"
 	done
 }
