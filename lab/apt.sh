@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced: apt on a private configuration inside the cache. It reads the host's
 # Debian mirrors but keeps its own sources, indexes and (empty) dpkg status, so
 # the lab needs no foreign dpkg architecture or backports source on the host.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the lab scripts: the cache's place, messages, the cache lock and
 # the host packages the lab needs.
 
