@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A small TAP producer for the guest test programs: numbered `ok N - name`
+ * and `not ok N - name` lines, each failure followed by `# ` diagnostics,
+ * skips as `ok N - name # SKIP reason`, and the plan `1..N` at the end, so a
+ * reader can tell a finished run from one that died half way.
+ *
+ * Output is flushed line by line: the programs fork, and a child must never
+ * inherit (and print again) half a buffer.
+ */
+#ifndef ARMPMU_TESTS_TAP_H
+#define ARMPMU_TESTS_TAP_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+struct tap_state {
+	unsigned int run;
+	unsigned int failed;
+	unsigned int skipped;
+};
+
+static struct tap_state tap;
+
+static inline void tap_init(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+/* A `# ` line that is no test: context for whoever reads the log. */
+__attribute__((format(printf, 1, 2)))
+static inline void tap_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/*
+ * One test. The diagnostic (a printf format) is printed only on failure;
+ * it should say what was expected and what came instead. Returns @ok.
+ */
+__attribute__((format(printf, 3, 4)))
+static inline bool tap_check(bool ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	tap.run++;
+	printf("%sok %u - %s\n", ok ? "" : "not ", tap.run, name);
+	if (!ok) {
+		tap.failed++;
+		if (fmt && *fmt) {
+			fputs("# ", stdout);
+			va_start(ap, fmt);
+			vprintf(fmt, ap);
+			va_end(ap);
+			putchar('\n');
+		}
+	}
+	fflush(stdout);
+	return ok;
+}
+
+/* A test that cannot run here, and why. */
+__attribute__((format(printf, 2, 3)))
+static inline void tap_skip(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	tap.run++;
+	tap.skipped++;
+	printf("ok %u - %s # SKIP ", tap.run, name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* The plan and a summary; returns the program's exit status. */
+static inline int tap_done(void)
+{
+	printf("1..%u\n", tap.run);
+	printf("# %u tests, %u failed, %u skipped\n", tap.run, tap.failed,
+	       tap.skipped);
+	fflush(stdout);
+	return tap.failed ? 1 : 0;
+}
+
+/* errno values by name, for diagnostics ("expected EFAULT, got EINVAL"). */
+static inline const char *tap_errname(int err)
+{
+	static char other[32];
+
+	switch (err) {
+	case 0: return "success";
+	case EPERM: return "EPERM";
+	case ENOENT: return "ENOENT";
+	case ESRCH: return "ESRCH";
+	case EINTR: return "EINTR";
+	case EIO: return "EIO";
+	case ENXIO: return "ENXIO";
+	case E2BIG: return "E2BIG";
+	case EBADF: return "EBADF";
+	case ECHILD: return "ECHILD";
+	case EAGAIN: return "EAGAIN";
+	case ENOMEM: return "ENOMEM";
+	case EACCES: return "EACCES";
+	case EFAULT: return "EFAULT";
+	case EBUSY: return "EBUSY";
+	case EEXIST: return "EEXIST";
+	case ENODEV: return "ENODEV";
+	case ENOTDIR: return "ENOTDIR";
+	case EISDIR: return "EISDIR";
+	case EINVAL: return "EINVAL";
+	case ENOTTY: return "ENOTTY";
+	case ESPIPE: return "ESPIPE";
+	case EROFS: return "EROFS";
+	case ERANGE: return "ERANGE";
+	case ENOSYS: return "ENOSYS";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EALREADY: return "EALREADY";
+	case EOVERFLOW: return "EOVERFLOW";
+	case ETIMEDOUT: return "ETIMEDOUT";
+	default:
+		snprintf(other, sizeof(other), "errno %d", err);
+		return other;
+	}
+}
+
+/*
+ * A call that should fail with @want (0: succeed). @got is the call's
+ * outcome as an errno value, 0 for success.
+ */
+static inline bool tap_errno(int got, int want, const char *name)
+{
+	return tap_check(got == want, name, "expected %s, got %s",
+			 tap_errname(want), tap_errname(got));
+}
+
+#endif /* ARMPMU_TESTS_TAP_H */
