@@ -655,6 +655,99 @@ static void test_cycles_event(void)
 	dev_close(&fd);
 }
 
+/* Interrupts taken so far on every CPU: /proc/stat's intr total. */
+static unsigned long long interrupts_so_far(void)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	unsigned long long n = 0;
+	char line[256];
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "intr ", 5)) {
+			n = strtoull(line + 5, NULL, 10);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+#define DIV_LOOP	100000UL
+
+/* measure_loop(DIV_LOOP), retried until no interrupt came in between. */
+static int uninterrupted_loop(int fd, struct armpmu_counts *c)
+{
+	unsigned int tries;
+
+	for (tries = 0; tries < 20; tries++) {
+		unsigned long long before = interrupts_so_far();
+		int err = measure_loop(fd, DIV_LOOP, c);
+
+		if (err)
+			return err;
+		if (interrupts_so_far() == before)
+			return 0;
+	}
+	return ETIMEDOUT;
+}
+
+/*
+ * As uid 1000, whose cycle counter counts user mode only: the same loop
+ * with divider 0 and 1, each run free of interrupts, so that the user-mode
+ * stretch from START to STOP is one piece, the same instructions each time.
+ */
+static void divider_child(struct child_report *r)
+{
+	int fd;
+
+	r->err[0] = open_bound(ARMPMU_CPU_CURRENT, &fd);
+	if (r->err[0])
+		return;
+	r->err[1] = program(fd, 0, EV_CPU_CYCLES, EXCL_K);
+	loop_n(DIV_LOOP);
+	r->err[2] = ioc_u32(fd, ARMPMU_IOC_SET_DIVIDER, 0);
+	if (!r->err[2])
+		r->err[2] = uninterrupted_loop(fd, &r->c[0]);
+	r->err[3] = ioc_u32(fd, ARMPMU_IOC_SET_DIVIDER, 1);
+	if (!r->err[3])
+		r->err[3] = uninterrupted_loop(fd, &r->c[1]);
+	close(fd);
+}
+
+static void test_divider_exact(void)
+{
+	const struct armpmu_counts *c1 = &report->c[0], *c64 = &report->c[1];
+	const char *why = run_as_lab(divider_child);
+	int64_t d;
+	int err;
+
+	if (why) {
+		tap_check(false, "icount, uid 1000: divider runs", "%s", why);
+		return;
+	}
+	err = report->err[0] ? report->err[0] : report->err[1] ? report->err[1] :
+	      report->err[2] ? report->err[2] : report->err[3];
+	tap_errno(err, 0, "icount, uid 1000: the same loop, uninterrupted, with divider 0 and 1");
+	tap_note("uid 1000, divider 0: cycles %llu CPU_CYCLES:u %llu; divider 1: cycles %llu "
+		 "CPU_CYCLES:u %llu", (ull)c1->cycles, (ull)c1->events[0], (ull)c64->cycles,
+		 (ull)c64->events[0]);
+	if (err)
+		return;
+	tap_check(c1->events[0] == c64->events[0],
+		  "icount, uid 1000: CPU_CYCLES:u is the same in both runs",
+		  "divider 0: %llu, divider 1: %llu", (ull)c1->events[0], (ull)c64->events[0]);
+	tap_check(c1->cycles == c1->events[0],
+		  "icount, uid 1000, divider 0: cycle counter == CPU_CYCLES:u",
+		  "cycles %llu, CPU_CYCLES:u %llu", (ull)c1->cycles, (ull)c1->events[0]);
+	/* C64 = floor(end / 64) - floor(start / 64), with end - start = C1. */
+	d = (int64_t)(c64->cycles * 64) - (int64_t)c1->cycles;
+	tap_check(d > -64 && d < 64,
+		  "icount, uid 1000: |C64 * 64 - C1| < 64 (divider 1 vs divider 0)",
+		  "C64 %llu * 64 = %llu, C1 %llu", (ull)c64->cycles, (ull)c64->cycles * 64,
+		  (ull)c1->cycles);
+}
+
 static void test_divider(void)
 {
 	struct armpmu_counts c1, c64, c0;
@@ -684,11 +777,6 @@ static void test_divider(void)
 			  "icount: divided cycle counter * 64 within 64 of CPU_CYCLES (same run)",
 			  "%s: cycles %llu * 64 = %llu, event %llu", tap_errname(err),
 			  (ull)c64.cycles, (ull)c64.cycles * 64, (ull)c64.events[0]);
-		d = (int64_t)(c64.cycles * 64) - (int64_t)c1.cycles;
-		tap_check(!err && d > -64 && d < 64,
-			  "icount: same loop, divider 1 vs 0: |C64 * 64 - C1| < 64",
-			  "%s: C64 %llu * 64 = %llu, C1 %llu", tap_errname(err),
-			  (ull)c64.cycles, (ull)c64.cycles * 64, (ull)c1.cycles);
 	} else {
 		tap_check(!err && c64.cycles > 0 && c64.cycles * 56 <= c64.events[0] &&
 			  c64.cycles * 72 >= c64.events[0],
@@ -714,6 +802,13 @@ static void test_divider(void)
 			  "%s: cycles %llu, event %llu", tap_errname(err),
 			  (ull)c0.cycles, (ull)c0.events[0]);
 	dev_close(&fd);
+	/*
+	 * Root's cycle counter also counts the kernel, interrupts included,
+	 * which differ from run to run: two runs compare exactly in user mode
+	 * only, without interrupts (CPU 0 free again for the child).
+	 */
+	if (icount)
+		test_divider_exact();
 }
 
 /* Exception-level filters on CPU_CYCLES (implemented on every board). */
@@ -728,7 +823,7 @@ static void test_filters(void)
 	err = program(fd, 0, EV_CPU_CYCLES, EXCL_K);
 	err |= program(fd, 1, EV_CPU_CYCLES, EXCL_U);
 	err |= program(fd, 2, EV_CPU_CYCLES, EXCL_U | EXCL_K);
-	err |= measure_loop(fd, SPIN_BIG, &c);
+	err |= measure_loop(fd, 5 * SPIN_BIG, &c);
 	tap_errno(err, 0, "CPU_CYCLES:u, CPU_CYCLES:k and CPU_CYCLES excluding both");
 	u = c.events[0];
 	k = c.events[1];
@@ -1221,11 +1316,18 @@ static void test_close_releases(void)
 			  "after close, the new file reads all zeros, not running",
 			  "%s: %s", tap_errname(err), why);
 		/* Nothing of the old configuration: no divider, no events. */
-		err = measure_loop(fd2, SPIN, &c);
+		err = program(fd2, 1, EV_CPU_CYCLES, 0);
+		err |= measure_loop(fd2, SPIN, &c);
 		tap_check(!err && c.cycles > 0 && c.events[0] == 0,
-			  "after close, the new file starts unprogrammed",
+			  "after close, the new file's counter 0 is unprogrammed",
 			  "%s: cycles %llu, events[0] %llu", tap_errname(err),
 			  (ull)c.cycles, (ull)c.events[0]);
+		tap_check(!err && (icount ? c.cycles == c.events[1] :
+				   within_pct(c.cycles, c.events[1], 1)),
+			  icount ? "after close, no divider: cycle counter == CPU_CYCLES" :
+				   "after close, no divider: cycle counter within 1% of CPU_CYCLES",
+			  "%s: cycles %llu, CPU_CYCLES %llu", tap_errname(err),
+			  (ull)c.cycles, (ull)c.events[1]);
 		dev_close(&fd2);
 	}
 }
