@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The uAPI's layout, checked at compile time. tests/run compiles this with
+ * the host's gcc and both ARM cross compilers: if it compiles everywhere,
+ * a 32-bit program and a 64-bit kernel (compat_ptr_ioctl, no translation)
+ * agree on every byte and every ioctl number.
+ */
+#include <stddef.h>
+#include <linux/armpmu.h>
+
+#define SIZE(type, n)		_Static_assert(sizeof(type) == (n), #type " is " #n " bytes")
+#define FIELD(type, f, off, n)						\
+	_Static_assert(offsetof(type, f) == (off), #type "." #f " at " #off); \
+	_Static_assert(sizeof(((type *)0)->f) == (n), #type "." #f " is " #n " bytes")
+
+/* struct armpmu_info: 72 bytes, no hole, no tail padding. */
+SIZE(struct armpmu_info, 72);
+FIELD(struct armpmu_info, cpu, 0, 4);
+FIELD(struct armpmu_info, midr, 4, 4);
+FIELD(struct armpmu_info, pmu_version, 8, 4);
+FIELD(struct armpmu_info, num_counters, 12, 4);
+FIELD(struct armpmu_info, flags, 16, 4);
+FIELD(struct armpmu_info, event_bits, 20, 4);
+FIELD(struct armpmu_info, common_events, 24, 8);
+FIELD(struct armpmu_info, common_events_hi, 32, 8);
+FIELD(struct armpmu_info, reserved, 40, 32);
+
+/* struct armpmu_event: 16 bytes. */
+SIZE(struct armpmu_event, 16);
+FIELD(struct armpmu_event, event, 0, 4);
+FIELD(struct armpmu_event, flags, 4, 4);
+FIELD(struct armpmu_event, reserved, 8, 8);
+
+/* struct armpmu_counts: 264 bytes, 31 event counts. */
+SIZE(struct armpmu_counts, 264);
+FIELD(struct armpmu_counts, nr, 0, 4);
+FIELD(struct armpmu_counts, flags, 4, 4);
+FIELD(struct armpmu_counts, cycles, 8, 8);
+FIELD(struct armpmu_counts, events, 16, 8 * ARMPMU_MAX_COUNTERS);
+_Static_assert(ARMPMU_MAX_COUNTERS == 31, "31 event counters at most (PMCR.N)");
+
+/*
+ * The ioctl numbers, spelt out: direction, size, magic 0xD5, number. The
+ * same values on every architecture mean the same sizes everywhere.
+ */
+#define NUMBER(cmd, value)	_Static_assert((cmd) == (value), #cmd " is " #value)
+NUMBER(ARMPMU_IOC_INFO, 0x8048D501U);
+NUMBER(ARMPMU_IOC_BIND, 0x4004D502U);
+NUMBER(ARMPMU_IOC_SELECT, 0x4004D503U);
+NUMBER(ARMPMU_IOC_SET_EVENT, 0x4010D504U);
+NUMBER(ARMPMU_IOC_SET_DIVIDER, 0x4004D505U);
+NUMBER(ARMPMU_IOC_RESET, 0x0000D506U);
+NUMBER(ARMPMU_IOC_START, 0x0000D507U);
+NUMBER(ARMPMU_IOC_STOP, 0x0000D508U);
+NUMBER(ARMPMU_IOC_READ, 0x8108D509U);
+
+/* The flag bits are distinct. */
+_Static_assert((ARMPMU_EXCLUDE_USER & ARMPMU_EXCLUDE_KERNEL) == 0, "event flags overlap");
+_Static_assert(ARMPMU_EVENT_FLAGS == 3, "two event flags");
+_Static_assert(ARMPMU_CPU_CURRENT == 0xffffffffU, "ARMPMU_CPU_CURRENT");
