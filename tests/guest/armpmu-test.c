@@ -748,9 +748,17 @@ static void test_divider_exact(void)
 		  (ull)c1->cycles);
 }
 
+/* Host time, divider 0 then 1: 16x..256x fewer cycles. */
+static bool divided(const struct armpmu_counts *c1, const struct armpmu_counts *c64)
+{
+	return c64->cycles > 0 && c64->cycles * 16 <= c1->cycles &&
+	       c64->cycles * 256 >= c1->cycles;
+}
+
 static void test_divider(void)
 {
 	struct armpmu_counts c1, c64, c0;
+	unsigned int tries;
 	int fd, err;
 
 	if (!setup_cpu0("divider: setup", &fd))
@@ -783,11 +791,21 @@ static void test_divider(void)
 			  "divided cycle counter is 1/64 of CPU_CYCLES (56x..72x, same run)",
 			  "%s: cycles %llu, event %llu", tap_errname(err),
 			  (ull)c64.cycles, (ull)c64.events[0]);
-		tap_check(!err && c64.cycles > 0 && c64.cycles * 16 <= c1.cycles &&
-			  c64.cycles * 256 >= c1.cycles,
+		/*
+		 * Two runs follow host time: a stalled QEMU can make either one
+		 * last longer. A stall only ever adds time, a wrong divider
+		 * fails every pair: up to three pairs.
+		 */
+		for (tries = 1; !err && !divided(&c1, &c64) && tries < 3; tries++) {
+			err = ioc_u32(fd, ARMPMU_IOC_SET_DIVIDER, 0);
+			err |= measure_loop(fd, SPIN_BIG, &c1);
+			err |= ioc_u32(fd, ARMPMU_IOC_SET_DIVIDER, 1);
+			err |= measure_loop(fd, SPIN_BIG, &c64);
+		}
+		tap_check(!err && divided(&c1, &c64),
 			  "same loop, divider 1 vs 0: 16x..256x fewer cycles",
-			  "%s: divider 0 %llu, divider 1 %llu", tap_errname(err),
-			  (ull)c1.cycles, (ull)c64.cycles);
+			  "%s: divider 0 %llu, divider 1 %llu (pair %u of 3)", tap_errname(err),
+			  (ull)c1.cycles, (ull)c64.cycles, tries);
 	}
 	err = ioc_u32(fd, ARMPMU_IOC_SET_DIVIDER, 0);
 	err |= measure_loop(fd, SPIN_BIG, &c0);
@@ -832,9 +850,20 @@ static void test_filters(void)
 		 (ull)u, (ull)k, (ull)c.events[2], (ull)c.cycles);
 	tap_check(!err && c.events[2] == 0, "excluding user and kernel counts nothing",
 		  "got %llu", (ull)c.events[2]);
-	tap_check(!err && u > 0 && k * 10 < u,
-		  "a user-mode loop: kernel-only count < 10% of user-only count",
-		  "user %llu, kernel %llu", (ull)u, (ull)k);
+	/*
+	 * Without icount, the kernel's share follows host time: QEMU stalls
+	 * (other vCPU's exclusive work, a busy host) while CPU 0 is in the
+	 * kernel can make it as large as the loop's. The sum below, and the
+	 * uid 1000 loop (user-only cycle counter vs CPU_CYCLES:u), check the
+	 * filters there.
+	 */
+	if (icount)
+		tap_check(!err && u > 0 && k * 10 < u,
+			  "icount: a user-mode loop: kernel-only count < 10% of user-only count",
+			  "user %llu, kernel %llu", (ull)u, (ull)k);
+	else
+		tap_check(!err && u > 0, "a user-mode loop counts in user mode",
+			  "user %llu", (ull)u);
 	if (icount)
 		tap_check(!err && sum == c.cycles,
 			  "icount: user + kernel == the unfiltered cycle counter",
@@ -1177,6 +1206,8 @@ static void test_errors(void)
 
 static void lab_child(struct child_report *r)
 {
+	struct armpmu_counts sleep;
+	unsigned int i;
 	int fd;
 
 	r->err[0] = dev_open(&fd);
@@ -1189,7 +1220,12 @@ static void lab_child(struct child_report *r)
 	r->err[5] = set_event(fd, EV_CPU_CYCLES, EXCL_K);
 	r->err[6] = icount ? program(fd, 1, EV_INST_RETIRED, EXCL_K) : 0;
 	r->err[7] = measure_loop(fd, SPIN_BIG, &r->c[0]);
-	r->err[8] = measure_sleep(fd, 20, &r->c[1]);
+	/* Host stalls while in user mode add cycles: the least of three. */
+	for (i = 0; i < 3 && !r->err[8]; i++) {
+		r->err[8] = measure_sleep(fd, 20, &sleep);
+		if (i == 0 || sleep.cycles < r->c[1].cycles)
+			r->c[1] = sleep;
+	}
 	close(fd);
 }
 
@@ -1259,7 +1295,7 @@ static void test_unprivileged(void)
 			err = measure_sleep(fd, 20, &root_sleep);
 			dev_close(&fd);
 		}
-		tap_note("20 ms sleep: uid 1000 cycles %llu, root cycles %llu",
+		tap_note("20 ms sleep: uid 1000 cycles %llu (least of 3), root cycles %llu",
 			 (ull)r->c[1].cycles, (ull)root_sleep.cycles);
 		tap_check(!err && !r->err[8] && r->c[1].cycles * 10 < root_sleep.cycles,
 			  "uid 1000: the cycle counter counts user mode only "
