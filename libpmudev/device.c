@@ -61,7 +61,9 @@ int pmudev_open(struct pmudev **out, int cpu, unsigned int flags)
 	struct pmudev *pmu;
 	int err;
 
-	if (cpu < PMUDEV_CPU_ANY || (flags & ~PMUDEV_OPEN_NO_PIN))
+	if (cpu < PMUDEV_CPU_ANY || (flags & ~(PMUDEV_OPEN_NO_PIN | PMUDEV_OPEN_UNBOUND)))
+		return -EINVAL;
+	if ((flags & PMUDEV_OPEN_UNBOUND) && cpu != PMUDEV_CPU_ANY)
 		return -EINVAL;
 	pmu = calloc(1, sizeof(*pmu));
 	if (!pmu)
@@ -71,6 +73,11 @@ int pmudev_open(struct pmudev **out, int cpu, unsigned int flags)
 	if (pmu->fd < 0) {
 		err = -errno;
 		goto free;
+	}
+	if (flags & PMUDEV_OPEN_UNBOUND) {
+		pmu->unbound = true;
+		*out = pmu;
+		return 0;
 	}
 	if (sched_getaffinity(pmu->tid, sizeof(pmu->affinity), &pmu->affinity)) {
 		err = -errno;
@@ -113,7 +120,7 @@ void pmudev_close(struct pmudev *pmu)
 
 int pmudev_cpu(const struct pmudev *pmu)
 {
-	return pmu->info.cpu;
+	return pmu->unbound ? -1 : (int)pmu->info.cpu;
 }
 
 int pmudev_fd(const struct pmudev *pmu)
@@ -123,7 +130,22 @@ int pmudev_fd(const struct pmudev *pmu)
 
 const struct armpmu_info *pmudev_info(const struct pmudev *pmu)
 {
-	return &pmu->info;
+	return pmu->unbound ? NULL : &pmu->info;
+}
+
+int pmudev_cpu_status(struct pmudev *pmu, unsigned int cpu,
+		      struct armpmu_cpu_status *status)
+{
+	memset(status, 0, sizeof(*status));
+	status->cpu = cpu;
+	return ioctl_errno(pmu->fd, ARMPMU_IOC_CPU_STATUS, status);
+}
+
+int pmudev_release_cpu(struct pmudev *pmu, unsigned int cpu)
+{
+	__u32 arg = cpu;
+
+	return ioctl_errno(pmu->fd, ARMPMU_IOC_RELEASE, &arg);
 }
 
 int pmudev_select(struct pmudev *pmu, unsigned int counter)
@@ -218,6 +240,10 @@ const char *pmudev_strerror(int err)
 		return "no free counter";
 	case -EOPNOTSUPP:
 		return "not supported by this core";
+	case -ECANCELED:
+		return "an administrator released this CPU's PMU (pmuctl reset)";
+	case -ESRCH:
+		return "no one owns this CPU's PMU";
 	default:
 		return strerror(-err);
 	}

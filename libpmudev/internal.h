@@ -12,6 +12,7 @@ struct pmudev {
 	int fd;
 	pid_t tid;		/* the thread pmudev_open() pinned */
 	bool pinned;
+	bool unbound;		/* PMUDEV_OPEN_UNBOUND */
 	cpu_set_t affinity;	/* that thread's affinity before */
 	struct armpmu_info info;
 	uint32_t used;		/* counters given an event by pmudev_add_event() */

@@ -30,6 +30,11 @@ struct pmudev;
 /* pmudev_open() flags */
 /* Do not pin the calling thread to the bound CPU (to watch another CPU). */
 #define PMUDEV_OPEN_NO_PIN	(1U << 0)
+/*
+ * Bind no CPU (cpu must be PMUDEV_CPU_ANY): a handle for pmudev_cpu_status()
+ * and pmudev_release_cpu() only. pmudev_cpu() gives -1, pmudev_info() NULL.
+ */
+#define PMUDEV_OPEN_UNBOUND	(1U << 1)
 
 /*
  * Open the device and bind it to @cpu. With PMUDEV_CPU_ANY: the CPU the
@@ -48,6 +53,15 @@ int pmudev_cpu(const struct pmudev *pmu);
 int pmudev_fd(const struct pmudev *pmu);
 /* The bound CPU's description, as read at open. */
 const struct armpmu_info *pmudev_info(const struct pmudev *pmu);
+
+/* Any CPU's state: online, PMU, owner, other users (ARMPMU_IOC_CPU_STATUS). */
+int pmudev_cpu_status(struct pmudev *pmu, unsigned int cpu,
+		      struct armpmu_cpu_status *status);
+/* Administrator: stop a CPU's PMU and take it from its owner (CAP_SYS_ADMIN). */
+int pmudev_release_cpu(struct pmudev *pmu, unsigned int cpu);
+
+/* The core's name from a MIDR value ("Cortex-A7"), or NULL if unknown. */
+const char *pmudev_core_name(uint32_t midr);
 
 /* One function per driver operation. */
 int pmudev_select(struct pmudev *pmu, unsigned int counter);

@@ -30,6 +30,9 @@
  *   EBUSY   (binding) another file owns the CPU's PMU
  *   ENXIO   the bound CPU is offline
  *   ENODEV  the CPU has no PMU this driver can use
+ *   ECANCELED  an administrator took the CPU's PMU from this file
+ *              (ARMPMU_IOC_RELEASE): every later call but CPU_STATUS fails
+ *              so; open the device again to count again
  */
 #ifndef _UAPI_LINUX_ARMPMU_H
 #define _UAPI_LINUX_ARMPMU_H
@@ -162,5 +165,49 @@ struct armpmu_counts {
  * seeked (ESPIPE).
  */
 #define ARMPMU_IOC_READ		_IOR(ARMPMU_IOC_MAGIC, 0x09, struct armpmu_counts)
+
+/* struct armpmu_cpu_status.flags */
+#define ARMPMU_CPU_ONLINE	(1U << 0)
+/* The CPU has a PMU this driver can use: info is valid. */
+#define ARMPMU_CPU_USABLE	(1U << 1)
+/* A file owns the CPU's PMU: owner_pid and owner_uid are valid. */
+#define ARMPMU_CPU_OWNED	(1U << 2)
+/* PMUSERENR is non-zero (looked at only while the CPU is online). */
+#define ARMPMU_CPU_USERENR_SET	(1U << 3)
+/*
+ * Counters are enabled that no armpmu file is counting with (perf, or
+ * another module): foreign_counters says which.
+ */
+#define ARMPMU_CPU_FOREIGN	(1U << 4)
+/* The calling file is the owner. */
+#define ARMPMU_CPU_CALLER	(1U << 5)
+
+struct armpmu_cpu_status {
+	__u32 cpu;		/* in: the CPU asked about */
+	__u32 flags;		/* ARMPMU_CPU_* */
+	__u32 owner_pid;	/* process that bound the owning file (0: not in
+				 * the caller's PID namespace) */
+	__u32 owner_uid;	/* its real uid, in the caller's user namespace */
+	__u32 foreign_counters;	/* PMCNTENSET bits of others; 31 = cycle counter */
+	__u32 reserved[3];
+	struct armpmu_info info; /* valid with ARMPMU_CPU_USABLE; info.flags
+				  * has only CAN_FILTER and EVENTS_KNOWN */
+};
+
+/*
+ * ARMPMU_IOC_CPU_STATUS: describe any CPU, without binding: whether it is
+ * online, its PMU, who owns it and whether others use it. Any file may ask,
+ * bound or not. EINVAL for a CPU number that does not exist or a non-zero
+ * reserved field.
+ */
+#define ARMPMU_IOC_CPU_STATUS	_IOWR(ARMPMU_IOC_MAGIC, 0x0a, struct armpmu_cpu_status)
+
+/*
+ * ARMPMU_IOC_RELEASE: an administrator's reset of a CPU's PMU (a CPU
+ * number): stop and zero its counters and take it from its owner, whose
+ * file then gets ECANCELED. Needs CAP_SYS_ADMIN (EPERM); ESRCH if no file
+ * owns the CPU; EINVAL for a CPU number that does not exist.
+ */
+#define ARMPMU_IOC_RELEASE	_IOW(ARMPMU_IOC_MAGIC, 0x0b, __u32)
 
 #endif /* _UAPI_LINUX_ARMPMU_H */

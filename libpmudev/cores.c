@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Core names from the Main ID Register: implementer Arm (0x41) only. */
+#include "pmudev.h"
+
+#define MIDR_IMPLEMENTER(midr)	((midr) >> 24)
+#define MIDR_PART(midr)		(((midr) >> 4) & 0xfff)
+#define IMPLEMENTER_ARM		0x41
+
+struct core_name {
+	uint16_t part;
+	const char *name;
+};
+
+static const struct core_name arm_cores[] = {
+	{ 0xb76, "ARM1176" },
+	{ 0xc05, "Cortex-A5" },
+	{ 0xc07, "Cortex-A7" },
+	{ 0xc08, "Cortex-A8" },
+	{ 0xc09, "Cortex-A9" },
+	{ 0xc0d, "Cortex-A12" },
+	{ 0xc0e, "Cortex-A17" },
+	{ 0xc0f, "Cortex-A15" },
+	{ 0xd01, "Cortex-A32" },
+	{ 0xd03, "Cortex-A53" },
+	{ 0xd04, "Cortex-A35" },
+	{ 0xd05, "Cortex-A55" },
+	{ 0xd07, "Cortex-A57" },
+	{ 0xd08, "Cortex-A72" },
+	{ 0xd09, "Cortex-A73" },
+	{ 0xd0a, "Cortex-A75" },
+	{ 0xd0b, "Cortex-A76" },
+	{ 0xd0c, "Neoverse-N1" },
+	{ 0xd0d, "Cortex-A77" },
+	{ 0xd0e, "Cortex-A76AE" },
+	{ 0xd41, "Cortex-A78" },
+	{ 0xd44, "Cortex-X1" },
+	{ 0xd46, "Cortex-A510" },
+	{ 0xd47, "Cortex-A710" },
+	{ 0xd48, "Cortex-X2" },
+	{ 0xd4b, "Cortex-A78C" },
+};
+
+const char *pmudev_core_name(uint32_t midr)
+{
+	if (MIDR_IMPLEMENTER(midr) != IMPLEMENTER_ARM)
+		return NULL;
+	for (size_t i = 0; i < sizeof(arm_cores) / sizeof(arm_cores[0]); i++)
+		if (arm_cores[i].part == MIDR_PART(midr))
+			return arm_cores[i].name;
+	return NULL;
+}
