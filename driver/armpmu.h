@@ -9,6 +9,8 @@
 #include <linux/bits.h>
 #include <linux/hrtimer.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/uidgid.h>
 #include <linux/types.h>
 #include <linux/armpmu.h>
 
@@ -30,6 +32,15 @@
 #define ARMPMU_EVTYPE_P		BIT(31)	/* do not count at PL1 / EL1 */
 #define ARMPMU_EVTYPE_U		BIT(30)	/* do not count at PL0 / EL0 */
 #define ARMPMU_EVTYPE_NSH	BIT(27)	/* ARMv8: count at EL2 */
+
+/*
+ * How often a running session folds the hardware counters into its 64-bit
+ * totals (module parameter poll_ms). A 32-bit counter gaining 4e10 a second
+ * (8 events a cycle at 5 GHz) wraps in 107 ms: 100 ms keeps every wrap
+ * single.
+ */
+#define ARMPMU_POLL_MS_MAX	100
+extern unsigned int armpmu_poll_ms;
 
 /* What a CPU's PMU can do, probed on that CPU when it comes online. */
 struct armpmu_caps {
@@ -83,6 +94,8 @@ struct armpmu_session {
 	int cpu;			/* bound CPU, or -1 */
 	const struct armpmu_caps *caps;	/* of the bound CPU */
 	bool kernel_allowed;
+	struct pid *owner_pid;		/* the process that bound the file */
+	kuid_t owner_uid;
 	u32 selected;
 	u32 divider;
 	u32 programmed;			/* mask of event counters with an event */
@@ -94,6 +107,7 @@ struct armpmu_session {
 	int call_ret;			/* and how it went */
 	bool running;
 	bool parked;			/* the CPU is offline; counts are kept */
+	bool revoked;			/* an administrator took the PMU */
 	u32 userenr;			/* PMUSERENR as last seen */
 	u64 total[ARMPMU_MAX_COUNTERS + 1];	/* 64-bit counts, [31] = cycles */
 	u64 last[ARMPMU_MAX_COUNTERS + 1];	/* hardware value at last look */
@@ -108,6 +122,9 @@ void armpmu_cpus_exit(void);
 const struct armpmu_caps *armpmu_cpu_caps(unsigned int cpu);
 int armpmu_cpu_claim(unsigned int cpu, struct armpmu_session *s);
 void armpmu_cpu_release(unsigned int cpu, struct armpmu_session *s);
+int armpmu_cpu_status(const struct armpmu_session *caller,
+		      struct armpmu_cpu_status *st);
+int armpmu_cpu_revoke(u32 cpu);
 
 /* session.c: counting, always executed on the bound CPU. */
 void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed);
@@ -126,6 +143,9 @@ int armpmu_session_stop(struct armpmu_session *s);
 int armpmu_session_read(struct armpmu_session *s);
 void armpmu_session_cpu_down(struct armpmu_session *s);
 void armpmu_session_cpu_up(struct armpmu_session *s);
+void armpmu_session_revoke(struct armpmu_session *s);
+u32 armpmu_session_counting(const struct armpmu_session *s);
+void armpmu_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info);
 
 /* cdev.c: the character device. */
 int armpmu_cdev_init(void);

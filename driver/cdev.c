@@ -7,6 +7,7 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include "armpmu.h"
 
@@ -76,6 +77,28 @@ static long ioctl_read(struct armpmu_session *s, void __user *arg)
 	return ret;
 }
 
+static long ioctl_cpu_status(struct armpmu_session *s, void __user *arg)
+{
+	struct armpmu_cpu_status st;
+	int ret;
+
+	if (copy_from_user(&st, arg, sizeof(st)))
+		return -EFAULT;
+	if (memchr_inv(st.reserved, 0, sizeof(st.reserved)))
+		return -EINVAL;
+	ret = armpmu_cpu_status(s, &st);
+	if (!ret && copy_to_user(arg, &st, sizeof(st)))
+		ret = -EFAULT;
+	return ret;
+}
+
+static long release_cpu(u32 cpu)
+{
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	return armpmu_cpu_revoke(cpu);
+}
+
 /* The ioctls whose argument is one __u32. */
 static long ioctl_u32(struct armpmu_session *s, unsigned int cmd,
 		      u32 __user *arg)
@@ -89,6 +112,8 @@ static long ioctl_u32(struct armpmu_session *s, unsigned int cmd,
 		return armpmu_session_bind(s, val);
 	case ARMPMU_IOC_SELECT:
 		return armpmu_session_select(s, val);
+	case ARMPMU_IOC_RELEASE:
+		return release_cpu(val);
 	default:
 		return armpmu_session_set_divider(s, val);
 	}
@@ -110,9 +135,12 @@ static long dispatch(struct armpmu_session *s, unsigned int cmd,
 		return ioctl_info(s, arg);
 	case ARMPMU_IOC_SET_EVENT:
 		return ioctl_set_event(s, arg);
+	case ARMPMU_IOC_CPU_STATUS:
+		return ioctl_cpu_status(s, arg);
 	case ARMPMU_IOC_BIND:
 	case ARMPMU_IOC_SELECT:
 	case ARMPMU_IOC_SET_DIVIDER:
+	case ARMPMU_IOC_RELEASE:
 		return ioctl_u32(s, cmd, arg);
 	default:
 		return -ENOTTY;

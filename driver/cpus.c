@@ -12,7 +12,10 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/irqflags.h>
+#include <linux/cred.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include "armpmu.h"
 
 struct armpmu_cpu {
@@ -136,10 +139,91 @@ int armpmu_cpu_claim(unsigned int cpu, struct armpmu_session *s)
 	return ret;
 }
 
+/* A session revoked by an administrator no longer owns its CPU. */
 void armpmu_cpu_release(unsigned int cpu, struct armpmu_session *s)
 {
 	mutex_lock(&owners_lock);
-	armpmu_session_detach(s);
-	cpus[cpu].owner = NULL;
+	if (cpus[cpu].owner == s) {
+		armpmu_session_detach(s);
+		cpus[cpu].owner = NULL;
+	}
 	mutex_unlock(&owners_lock);
+}
+
+int armpmu_cpu_revoke(u32 cpu)
+{
+	struct armpmu_session *owner;
+	int ret = -ESRCH;
+
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return -EINVAL;
+	mutex_lock(&owners_lock);
+	owner = cpus[cpu].owner;
+	if (owner) {
+		armpmu_session_revoke(owner);
+		cpus[cpu].owner = NULL;
+		ret = 0;
+		pr_info("CPU%u: PMU released by an administrator (pid %d)\n",
+			cpu, task_tgid_nr(current));
+	}
+	mutex_unlock(&owners_lock);
+	return ret;
+}
+
+struct pmu_peek {
+	const struct armpmu_session *owner;
+	u32 userenr;
+	u32 foreign;
+};
+
+/* On the CPU looked at, interrupts off, so the owner cannot start or stop. */
+static void peek_on_cpu(void *info)
+{
+	struct pmu_peek *peek = info;
+
+	peek->userenr = armpmu_backend.read_userenr();
+	peek->foreign = armpmu_backend.read_enabled() &
+			~armpmu_session_counting(peek->owner);
+}
+
+int armpmu_cpu_status(const struct armpmu_session *caller,
+		      struct armpmu_cpu_status *st)
+{
+	u32 cpu = st->cpu;
+	struct armpmu_cpu *c;
+	struct pmu_peek peek = { };
+
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return -EINVAL;
+	c = &cpus[cpu];
+	memset(st, 0, sizeof(*st));
+	st->cpu = cpu;
+
+	mutex_lock(&owners_lock);
+	if (c->usable) {
+		st->flags |= ARMPMU_CPU_USABLE;
+		armpmu_fill_info(&c->caps, &st->info);
+		st->info.cpu = cpu;
+	}
+	if (c->owner) {
+		st->flags |= ARMPMU_CPU_OWNED;
+		if (c->owner == caller)
+			st->flags |= ARMPMU_CPU_CALLER;
+		st->owner_pid = pid_vnr(c->owner->owner_pid);
+		st->owner_uid = from_kuid_munged(current_user_ns(), c->owner->owner_uid);
+	}
+	/* Hotplug waits for the lock: an online CPU stays up for the call. */
+	peek.owner = c->owner;
+	if (cpu_online(cpu) &&
+	    (!c->usable || !smp_call_function_single(cpu, peek_on_cpu, &peek, 1))) {
+		st->flags |= ARMPMU_CPU_ONLINE;
+		if (peek.userenr)
+			st->flags |= ARMPMU_CPU_USERENR_SET;
+		if (peek.foreign) {
+			st->flags |= ARMPMU_CPU_FOREIGN;
+			st->foreign_counters = peek.foreign;
+		}
+	}
+	mutex_unlock(&owners_lock);
+	return 0;
 }

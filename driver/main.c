@@ -3,12 +3,25 @@
  * armpmu: the ARM PMU for unprivileged users, programmed in kernel mode.
  * User mode never gets PMUSERENR; it asks /dev/armpmu.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include "armpmu.h"
 
+unsigned int armpmu_poll_ms = 50;
+module_param_named(poll_ms, armpmu_poll_ms, uint, 0444);
+MODULE_PARM_DESC(poll_ms, "how often counting CPUs fold counters into 64 bits, 1 to "
+		 __stringify(ARMPMU_POLL_MS_MAX) " ms (default 50)");
+
 static int __init armpmu_init(void)
 {
-	int ret = armpmu_cpus_init();
+	int ret;
+
+	if (!armpmu_poll_ms || armpmu_poll_ms > ARMPMU_POLL_MS_MAX) {
+		pr_err("poll_ms=%u: must be 1 to %u\n", armpmu_poll_ms, ARMPMU_POLL_MS_MAX);
+		return -EINVAL;
+	}
+	ret = armpmu_cpus_init();
 
 	if (ret)
 		return ret;

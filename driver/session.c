@@ -14,15 +14,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cred.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include "armpmu.h"
-
-/*
- * A 32-bit counter gaining 4e10 a second (8 events a cycle at 5 GHz) wraps
- * in 107 ms; a look every 50 ms keeps every wrap single.
- */
-#define POLL_PERIOD_NS		(50 * NSEC_PER_MSEC)
 
 /* PMCR.P and PMCR.C reset counters when written as 1: never write them. */
 #define PMCR_RESET_BITS		(BIT(1) | BIT(2))
@@ -44,14 +40,14 @@ enum session_op {
 
 static const struct armpmu_ops *const pmu = &armpmu_backend;
 
-static u32 all_counters(const struct armpmu_session *s)
-{
-	return (u32)(BIT(s->caps->num_counters) - 1) | ARMPMU_CYCLE_BIT;
-}
-
 static u32 active_counters(const struct armpmu_session *s)
 {
 	return s->programmed | ARMPMU_CYCLE_BIT;
+}
+
+static ktime_t poll_period(void)
+{
+	return ms_to_ktime(armpmu_poll_ms);
 }
 
 static void accumulate(struct armpmu_session *s)
@@ -69,40 +65,55 @@ static void accumulate(struct armpmu_session *s)
 }
 
 /*
- * E is set while this session counts; when it stops, E is cleared only if
- * no other counter is enabled, so a perf user of the same PMU keeps counting.
+ * E is set while counting; when counting stops, E is cleared only if no
+ * other counter is enabled, so a perf user of the same PMU keeps counting.
  */
-static void update_pmcr(const struct armpmu_session *s)
+static void write_pmcr(bool divider, bool running)
 {
 	u32 pmcr = pmu->read_pmcr() & ~PMCR_RESET_BITS;
 
 	pmcr &= ~(pmu->pmcr_owned & ~ARMPMU_PMCR_E);
-	if (s->divider)
+	if (divider)
 		pmcr |= ARMPMU_PMCR_D;
-	if (s->running)
+	if (running)
 		pmcr |= ARMPMU_PMCR_E;
 	else if (!pmu->read_enabled())
 		pmcr &= ~ARMPMU_PMCR_E;
 	pmu->write_pmcr(pmcr);
 }
 
-/* Put this session's configuration into a stopped PMU, counters at zero. */
-static void load_config(struct armpmu_session *s)
+static void update_pmcr(const struct armpmu_session *s)
 {
-	u32 all = all_counters(s);
+	write_pmcr(s->divider, s->running);
+}
+
+/*
+ * Stop the PMU's counters and give each its event type (0 where @evtype is
+ * NULL) and a zero count.
+ */
+static void write_config(const struct armpmu_caps *caps, u32 programmed,
+			 const u32 *evtype, u32 cycle_filter)
+{
+	u32 all = (u32)(BIT(caps->num_counters) - 1) | ARMPMU_CYCLE_BIT;
 	u32 idx;
 
 	pmu->disable(all);
 	pmu->disable_irq(all);
 	pmu->clear_overflow(all);
-	for (idx = 0; idx < s->caps->num_counters; idx++) {
-		pmu->write_evtype(idx, s->programmed & BIT(idx) ? s->evtype[idx] : 0);
+	for (idx = 0; idx < caps->num_counters; idx++) {
+		pmu->write_evtype(idx, programmed & BIT(idx) ? evtype[idx] : 0);
 		pmu->write_counter(idx, 0);
 	}
 	/* PMUv1 has no cycle filter, and PMSELR = 31 is reserved there. */
-	if (s->caps->can_filter)
-		pmu->write_evtype(ARMPMU_CYCLE_IDX, s->cycle_filter);
+	if (caps->can_filter)
+		pmu->write_evtype(ARMPMU_CYCLE_IDX, cycle_filter);
 	pmu->write_counter(ARMPMU_CYCLE_IDX, 0);
+}
+
+/* Put this session's configuration into a stopped PMU, counters at zero. */
+static void load_config(struct armpmu_session *s)
+{
+	write_config(s->caps, s->programmed, s->evtype, s->cycle_filter);
 	memset(s->last, 0, sizeof(s->last));
 	update_pmcr(s);
 }
@@ -112,7 +123,7 @@ static void start_counting(struct armpmu_session *s)
 	s->running = true;
 	update_pmcr(s);
 	pmu->enable(active_counters(s));
-	hrtimer_start(&s->poll, ns_to_ktime(POLL_PERIOD_NS),
+	hrtimer_start(&s->poll, poll_period(),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
@@ -163,6 +174,10 @@ static void on_cpu(void *info)
 {
 	struct armpmu_session *s = info;
 
+	if (s->revoked) {
+		s->call_ret = -ECANCELED;
+		return;
+	}
 	if (s->parked) {
 		s->call_ret = -ENXIO;
 		return;
@@ -224,7 +239,7 @@ static enum hrtimer_restart poll(struct hrtimer *timer)
 	if (!s->running || s->parked || smp_processor_id() != s->cpu)
 		return HRTIMER_NORESTART;
 	accumulate(s);
-	hrtimer_forward_now(timer, ns_to_ktime(POLL_PERIOD_NS));
+	hrtimer_forward_now(timer, poll_period());
 	return HRTIMER_RESTART;
 }
 
@@ -284,26 +299,89 @@ void armpmu_session_cpu_up(struct armpmu_session *s)
 	}
 }
 
+/*
+ * An administrator's release, on the CPU, interrupts off. Only the session's
+ * fixed fields are read: its owner may be changing its configuration right
+ * now, in process context, and must find a blank PMU and ECANCELED.
+ */
+static void revoke_on_cpu(void *info)
+{
+	struct armpmu_session *s = info;
+
+	s->running = false;
+	s->revoked = true;
+	hrtimer_try_to_cancel(&s->poll);
+	write_config(s->caps, 0, NULL, 0);
+	write_pmcr(false, false);
+}
+
+/* Called by the CPU registry, which then forgets the owner. */
+void armpmu_session_revoke(struct armpmu_session *s)
+{
+	/* Offline: the PMU was parked, and the next owner's attach clears it. */
+	if (s->parked || smp_call_function_single(s->cpu, revoke_on_cpu, s, 1)) {
+		s->running = false;
+		s->revoked = true;
+	}
+}
+
+/* The counters @s is counting with (on its CPU, interrupts off). */
+u32 armpmu_session_counting(const struct armpmu_session *s)
+{
+	if (!s || !s->running || s->parked || s->revoked)
+		return 0;
+	return active_counters(s);
+}
+
 void armpmu_session_release(struct armpmu_session *s)
 {
 	if (s->cpu < 0)
 		return;
 	armpmu_cpu_release(s->cpu, s);
 	hrtimer_cancel(&s->poll);
+	put_pid(s->owner_pid);
 }
 
 int armpmu_session_bind(struct armpmu_session *s, u32 cpu)
 {
+	int ret;
+
+	if (READ_ONCE(s->revoked))
+		return -ECANCELED;
 	if (s->cpu >= 0)
 		return -EALREADY;
 	if (cpu == ARMPMU_CPU_CURRENT)
 		cpu = raw_smp_processor_id();
-	return armpmu_cpu_claim(cpu, s);
+	/* Set before the claim makes them visible to CPU_STATUS. */
+	s->owner_pid = get_task_pid(current, PIDTYPE_TGID);
+	s->owner_uid = current_uid();
+	ret = armpmu_cpu_claim(cpu, s);
+	if (ret) {
+		put_pid(s->owner_pid);
+		s->owner_pid = NULL;
+	}
+	return ret;
 }
 
 static int ensure_bound(struct armpmu_session *s)
 {
 	return s->cpu >= 0 ? 0 : armpmu_session_bind(s, ARMPMU_CPU_CURRENT);
+}
+
+/* What @caps says; the caller adds cpu and the flags about its file. */
+void armpmu_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info)
+{
+	info->midr = caps->midr;
+	info->pmu_version = caps->pmu_version;
+	info->num_counters = caps->num_counters;
+	info->event_bits = caps->event_bits;
+	if (caps->can_filter)
+		info->flags |= ARMPMU_INFO_CAN_FILTER;
+	if (caps->events_known) {
+		info->flags |= ARMPMU_INFO_EVENTS_KNOWN;
+		info->common_events = caps->common_events;
+		info->common_events_hi = caps->common_events_hi;
+	}
 }
 
 int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info)
@@ -330,18 +408,8 @@ int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info)
 		if (!caps)
 			return -ENODEV;
 	}
+	armpmu_fill_info(caps, info);
 	info->cpu = cpu;
-	info->midr = caps->midr;
-	info->pmu_version = caps->pmu_version;
-	info->num_counters = caps->num_counters;
-	info->event_bits = caps->event_bits;
-	if (caps->can_filter)
-		info->flags |= ARMPMU_INFO_CAN_FILTER;
-	if (caps->events_known) {
-		info->flags |= ARMPMU_INFO_EVENTS_KNOWN;
-		info->common_events = caps->common_events;
-		info->common_events_hi = caps->common_events_hi;
-	}
 	if (userenr)
 		info->flags |= ARMPMU_INFO_USERENR_SET;
 	if (s->kernel_allowed)

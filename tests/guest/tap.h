@@ -128,6 +128,7 @@ static inline const char *tap_errname(int err)
 	case ENOSYS: return "ENOSYS";
 	case EOPNOTSUPP: return "EOPNOTSUPP";
 	case EALREADY: return "EALREADY";
+	case ECANCELED: return "ECANCELED";
 	case EOVERFLOW: return "EOVERFLOW";
 	case ETIMEDOUT: return "ETIMEDOUT";
 	default:

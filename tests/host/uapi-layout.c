@@ -39,6 +39,16 @@ FIELD(struct armpmu_counts, cycles, 8, 8);
 FIELD(struct armpmu_counts, events, 16, 8 * ARMPMU_MAX_COUNTERS);
 _Static_assert(ARMPMU_MAX_COUNTERS == 31, "31 event counters at most (PMCR.N)");
 
+/* struct armpmu_cpu_status: 104 bytes, info 8-aligned on every ABI. */
+SIZE(struct armpmu_cpu_status, 104);
+FIELD(struct armpmu_cpu_status, cpu, 0, 4);
+FIELD(struct armpmu_cpu_status, flags, 4, 4);
+FIELD(struct armpmu_cpu_status, owner_pid, 8, 4);
+FIELD(struct armpmu_cpu_status, owner_uid, 12, 4);
+FIELD(struct armpmu_cpu_status, foreign_counters, 16, 4);
+FIELD(struct armpmu_cpu_status, reserved, 20, 12);
+FIELD(struct armpmu_cpu_status, info, 32, 72);
+
 /*
  * The ioctl numbers, spelt out: direction, size, magic 0xD5, number. The
  * same values on every architecture mean the same sizes everywhere.
@@ -53,6 +63,8 @@ NUMBER(ARMPMU_IOC_RESET, 0x0000D506U);
 NUMBER(ARMPMU_IOC_START, 0x0000D507U);
 NUMBER(ARMPMU_IOC_STOP, 0x0000D508U);
 NUMBER(ARMPMU_IOC_READ, 0x8108D509U);
+NUMBER(ARMPMU_IOC_CPU_STATUS, 0xC068D50AU);
+NUMBER(ARMPMU_IOC_RELEASE, 0x4004D50BU);
 
 /* The flag bits are distinct. */
 _Static_assert((ARMPMU_EXCLUDE_USER & ARMPMU_EXCLUDE_KERNEL) == 0, "event flags overlap");
