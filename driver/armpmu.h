@@ -18,7 +18,7 @@
  * The cycle counter is bit 31 of PMCNTENSET/CLR, PMOVSR and PMINTENCLR on
  * both architectures; the backends also take 31 as its counter index.
  */
-#define ARMPMU_CYCLE_IDX	31
+#define ARMPMU_CYCLE_IDX	ARMPMU_CYCLE_COUNTER
 #define ARMPMU_CYCLE_BIT	BIT(ARMPMU_CYCLE_IDX)
 
 /* PMCR / PMCR_EL0 fields, identical on ARMv7 and ARMv8. */
@@ -97,6 +97,8 @@ struct armpmu_session {
 	struct pid *owner_pid;		/* the process that bound the file */
 	kuid_t owner_uid;
 	u32 selected;
+	u32 value_idx;			/* SET_VALUE's arguments, for on_cpu() */
+	u64 value;
 	u32 divider;
 	u32 programmed;			/* mask of event counters with an event */
 	u32 evtype[ARMPMU_MAX_COUNTERS];
@@ -137,6 +139,9 @@ int armpmu_session_select(struct armpmu_session *s, u32 idx);
 int armpmu_session_set_event(struct armpmu_session *s,
 			     const struct armpmu_event *ev);
 int armpmu_session_set_divider(struct armpmu_session *s, u32 divider);
+int armpmu_session_set_value(struct armpmu_session *s,
+			     const struct armpmu_value *val);
+int armpmu_session_set_cycle_filter(struct armpmu_session *s, u32 flags);
 int armpmu_session_reset(struct armpmu_session *s);
 int armpmu_session_start(struct armpmu_session *s);
 int armpmu_session_stop(struct armpmu_session *s);

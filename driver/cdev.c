@@ -68,6 +68,15 @@ static long ioctl_set_event(struct armpmu_session *s, void __user *arg)
 	return armpmu_session_set_event(s, &ev);
 }
 
+static long ioctl_set_value(struct armpmu_session *s, void __user *arg)
+{
+	struct armpmu_value val;
+
+	if (copy_from_user(&val, arg, sizeof(val)))
+		return -EFAULT;
+	return armpmu_session_set_value(s, &val);
+}
+
 static long ioctl_read(struct armpmu_session *s, void __user *arg)
 {
 	int ret = armpmu_session_read(s);
@@ -114,6 +123,8 @@ static long ioctl_u32(struct armpmu_session *s, unsigned int cmd,
 		return armpmu_session_select(s, val);
 	case ARMPMU_IOC_RELEASE:
 		return release_cpu(val);
+	case ARMPMU_IOC_SET_CYCLE_FILTER:
+		return armpmu_session_set_cycle_filter(s, val);
 	default:
 		return armpmu_session_set_divider(s, val);
 	}
@@ -137,10 +148,13 @@ static long dispatch(struct armpmu_session *s, unsigned int cmd,
 		return ioctl_set_event(s, arg);
 	case ARMPMU_IOC_CPU_STATUS:
 		return ioctl_cpu_status(s, arg);
+	case ARMPMU_IOC_SET_VALUE:
+		return ioctl_set_value(s, arg);
 	case ARMPMU_IOC_BIND:
 	case ARMPMU_IOC_SELECT:
 	case ARMPMU_IOC_SET_DIVIDER:
 	case ARMPMU_IOC_RELEASE:
+	case ARMPMU_IOC_SET_CYCLE_FILTER:
 		return ioctl_u32(s, cmd, arg);
 	default:
 		return -ENOTTY;

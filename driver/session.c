@@ -36,6 +36,8 @@ enum session_op {
 	OP_STOP,
 	OP_READ,
 	OP_RESET,
+	OP_SET_VALUE,
+	OP_CYCLE_FILTER,
 };
 
 static const struct armpmu_ops *const pmu = &armpmu_backend;
@@ -137,16 +139,22 @@ static void stop_counting(struct armpmu_session *s)
 	update_pmcr(s);
 }
 
+static void set_value(struct armpmu_session *s, u32 idx, u64 value)
+{
+	u64 width = idx == ARMPMU_CYCLE_IDX ? pmu->cycle_mask : U32_MAX;
+
+	pmu->write_counter(idx, value & width);
+	s->last[idx] = value & width;
+	s->total[idx] = value;
+}
+
 static void reset_counts(struct armpmu_session *s)
 {
 	unsigned long mask = active_counters(s);
 	unsigned int idx;
 
-	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1) {
-		pmu->write_counter(idx, 0);
-		s->last[idx] = 0;
-		s->total[idx] = 0;
-	}
+	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1)
+		set_value(s, idx, 0);
 }
 
 static void fill_snapshot(struct armpmu_session *s)
@@ -196,9 +204,7 @@ static void on_cpu(void *info)
 		break;
 	case OP_PROGRAM:
 		pmu->write_evtype(s->selected, s->evtype[s->selected]);
-		pmu->write_counter(s->selected, 0);
-		s->last[s->selected] = 0;
-		s->total[s->selected] = 0;
+		set_value(s, s->selected, 0);
 		break;
 	case OP_DIVIDER:
 		update_pmcr(s);
@@ -218,6 +224,13 @@ static void on_cpu(void *info)
 		break;
 	case OP_RESET:
 		reset_counts(s);
+		break;
+	case OP_SET_VALUE:
+		set_value(s, s->value_idx, s->value);
+		break;
+	case OP_CYCLE_FILTER:
+		pmu->write_evtype(ARMPMU_CYCLE_IDX, s->cycle_filter);
+		set_value(s, ARMPMU_CYCLE_IDX, 0);
 		break;
 	}
 }
@@ -436,6 +449,16 @@ static bool event_implemented(const struct armpmu_caps *caps, u32 event)
 	return caps->common_events & BIT_ULL(event);
 }
 
+/* The checks SET_EVENT and SET_CYCLE_FILTER share, on a bound file. */
+static int check_filter(const struct armpmu_session *s, u32 flags)
+{
+	if (flags && !s->caps->can_filter)
+		return -EOPNOTSUPP;
+	if (!(flags & ARMPMU_EXCLUDE_KERNEL) && !s->kernel_allowed)
+		return -EACCES;
+	return 0;
+}
+
 int armpmu_session_set_event(struct armpmu_session *s,
 			     const struct armpmu_event *ev)
 {
@@ -448,10 +471,9 @@ int armpmu_session_set_event(struct armpmu_session *s,
 		return ret;
 	if (ev->event >= BIT(s->caps->event_bits))
 		return -EINVAL;
-	if (ev->flags && !s->caps->can_filter)
-		return -EOPNOTSUPP;
-	if (!(ev->flags & ARMPMU_EXCLUDE_KERNEL) && !s->kernel_allowed)
-		return -EACCES;
+	ret = check_filter(s, ev->flags);
+	if (ret)
+		return ret;
 	if (!event_implemented(s->caps, ev->event))
 		return -ENOENT;
 	if (s->running)
@@ -474,6 +496,43 @@ int armpmu_session_set_divider(struct armpmu_session *s, u32 divider)
 		return -EBUSY;
 	s->divider = divider;
 	return run_on_cpu(s, OP_DIVIDER);
+}
+
+int armpmu_session_set_cycle_filter(struct armpmu_session *s, u32 flags)
+{
+	int ret;
+
+	if (flags & ~ARMPMU_EVENT_FLAGS)
+		return -EINVAL;
+	ret = ensure_bound(s);
+	if (ret)
+		return ret;
+	ret = check_filter(s, flags);
+	if (ret)
+		return ret;
+	if (s->running)
+		return -EBUSY;
+	s->cycle_filter = pmu->encode_evtype(0, flags);
+	return run_on_cpu(s, OP_CYCLE_FILTER);
+}
+
+int armpmu_session_set_value(struct armpmu_session *s,
+			     const struct armpmu_value *val)
+{
+	int ret;
+
+	if (val->reserved)
+		return -EINVAL;
+	ret = ensure_bound(s);
+	if (ret)
+		return ret;
+	if (val->counter >= s->caps->num_counters && val->counter != ARMPMU_CYCLE_COUNTER)
+		return -EINVAL;
+	if (s->running)
+		return -EBUSY;
+	s->value_idx = val->counter;
+	s->value = val->value;
+	return run_on_cpu(s, OP_SET_VALUE);
 }
 
 int armpmu_session_start(struct armpmu_session *s)

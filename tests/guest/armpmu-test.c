@@ -34,10 +34,10 @@
 #include <sys/wait.h>
 #include <linux/armpmu.h>
 
+#include "devio.h"
 #include "pmu-asm.h"
 #include "tap.h"
 
-#define DEV			"/dev/armpmu"
 #define ARMPMU_GID		990
 #define LAB_UID			1000
 #define LAB_GID			1000
@@ -86,90 +86,6 @@ static unsigned int num_counters;	/* from INFO, else the board's */
 static unsigned int event_bits = 8;	/* from INFO */
 static long page_size;
 
-typedef unsigned long long ull;
-
-/* ---- small helpers: each returns 0 or an errno value ---- */
-
-static int ioc(int fd, unsigned long req, void *arg)
-{
-	return ioctl(fd, req, arg) < 0 ? errno : 0;
-}
-
-static int ioc0(int fd, unsigned long req)
-{
-	return ioctl(fd, req) < 0 ? errno : 0;
-}
-
-static int ioc_u32(int fd, unsigned long req, __u32 val)
-{
-	return ioc(fd, req, &val);
-}
-
-static int dev_open(int *fd)
-{
-	*fd = open(DEV, O_RDWR | O_CLOEXEC);
-	return *fd < 0 ? errno : 0;
-}
-
-static void dev_close(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
-/* Opens the device and binds it to @cpu. */
-static int open_bound(__u32 cpu, int *fd)
-{
-	int err = dev_open(fd);
-
-	if (!err) {
-		err = ioc_u32(*fd, ARMPMU_IOC_BIND, cpu);
-		if (err)
-			dev_close(fd);
-	}
-	return err;
-}
-
-/* Selects counter @idx and programs it. */
-static int program(int fd, __u32 idx, __u32 event, __u32 flags)
-{
-	struct armpmu_event ev = { .event = event, .flags = flags };
-	int err = ioc_u32(fd, ARMPMU_IOC_SELECT, idx);
-
-	return err ? err : ioc(fd, ARMPMU_IOC_SET_EVENT, &ev);
-}
-
-static int set_event(int fd, __u32 event, __u32 flags)
-{
-	struct armpmu_event ev = { .event = event, .flags = flags };
-
-	return ioc(fd, ARMPMU_IOC_SET_EVENT, &ev);
-}
-
-static int read_counts(int fd, struct armpmu_counts *c)
-{
-	memset(c, 0xa5, sizeof(*c));
-	return ioc(fd, ARMPMU_IOC_READ, c);
-}
-
-/*
- * RESET, START, loop_n(n), STOP, READ. noinline and the same instructions
- * whatever n is, so user-mode counts differ by exactly the loop's.
- */
-static __attribute__((noinline)) int measure_loop(int fd, unsigned long n,
-						  struct armpmu_counts *c)
-{
-	if (ioctl(fd, ARMPMU_IOC_RESET) < 0)
-		return errno;
-	if (ioctl(fd, ARMPMU_IOC_START) < 0)
-		return errno;
-	loop_n(n);
-	if (ioctl(fd, ARMPMU_IOC_STOP) < 0)
-		return errno;
-	return read_counts(fd, c);
-}
-
 /* RESET, START, sleep @ms, STOP, READ. */
 static int measure_sleep(int fd, unsigned int ms, struct armpmu_counts *c)
 {
@@ -184,18 +100,6 @@ static int measure_sleep(int fd, unsigned int ms, struct armpmu_counts *c)
 		;
 	err = ioc0(fd, ARMPMU_IOC_STOP);
 	return err ? err : read_counts(fd, c);
-}
-
-static int pin(unsigned int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		return errno;
-	/* Takes effect at once for the calling thread; make sure. */
-	return sched_getcpu() == (int)cpu ? 0 : EAGAIN;
 }
 
 /* True if counts are all zero and not running; else says what is not. */
@@ -224,29 +128,6 @@ static bool counts_clear(const struct armpmu_counts *c, char *why, size_t len)
 	}
 	snprintf(why, len, "all zero");
 	return true;
-}
-
-/* |a - b| <= (a + b) / 2 / 100 * pct: within pct percent of each other. */
-static bool within_pct(uint64_t a, uint64_t b, unsigned int pct)
-{
-	uint64_t diff = a > b ? a - b : b - a;
-	uint64_t mean = a / 2 + b / 2;
-
-	return diff * 100 <= mean * pct;
-}
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t len = (ssize_t)strlen(text);
-	int err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, len) != len)
-		err = errno ? errno : EIO;
-	close(fd);
-	return err;
 }
 
 /* The highest possible CPU number (from sysfs's "0-1"), or -1. */
@@ -1226,6 +1107,9 @@ static void lab_child(struct child_report *r)
 		if (i == 0 || sleep.cycles < r->c[1].cycles)
 			r->c[1] = sleep;
 	}
+	r->err[9] = ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, 0);
+	r->err[10] = ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, EXCL_U);
+	r->err[11] = ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, EXCL_K);
 	close(fd);
 }
 
@@ -1270,6 +1154,9 @@ static void test_unprivileged(void)
 		tap_errno(r->err[3], EACCES, "EACCES: uid 1000 SET_EVENT without EXCLUDE_KERNEL");
 		tap_errno(r->err[4], EACCES, "EACCES: uid 1000 SET_EVENT with EXCLUDE_USER only");
 		tap_errno(r->err[5], 0, "uid 1000: SET_EVENT with EXCLUDE_KERNEL succeeds");
+		tap_errno(r->err[9], EACCES, "EACCES: uid 1000 SET_CYCLE_FILTER without EXCLUDE_KERNEL");
+		tap_errno(r->err[10], EACCES, "EACCES: uid 1000 SET_CYCLE_FILTER with EXCLUDE_USER only");
+		tap_errno(r->err[11], 0, "uid 1000: SET_CYCLE_FILTER with EXCLUDE_KERNEL succeeds");
 		if (icount)
 			tap_errno(r->err[6], 0, "uid 1000: SET_EVENT INST_RETIRED:u succeeds");
 		tap_check(!r->err[7] && r->c[0].cycles > 0 && r->c[0].events[0] > 0,
@@ -1720,14 +1607,8 @@ static void test_sigill(void)
 
 static void test_unload(void)
 {
-	static const char *const bad[] = {
-		"WARNING:", "BUG:", "Oops", "Internal error", "Call trace",
-		"scheduling while atomic",
-	};
 	struct stat st;
-	char *log, *line, *next;
-	unsigned int i, found = 0;
-	int status, size, len, tries;
+	int status, tries;
 	pid_t pid;
 
 	fflush(stdout);
@@ -1746,35 +1627,7 @@ static void test_unload(void)
 		  "it is still there");
 	tap_check(stat("/sys/module/armpmu", &st) && errno == ENOENT,
 		  "/sys/module/armpmu is gone after rmmod", "it is still there");
-
-	size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	if (size <= 0)
-		size = 1 << 20;
-	log = calloc(1, (size_t)size + 1);
-	len = log ? klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size) : -1;
-	if (!tap_check(len >= 0, "the kernel log can be read", "klogctl: %s",
-		       tap_errname(errno))) {
-		free(log);
-		return;
-	}
-	log[len] = '\0';
-	for (line = log; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-			if (strstr(line, bad[i])) {
-				if (found++ < 40)
-					tap_note("dmesg: %s", line);
-				break;
-			}
-		}
-	}
-	tap_check(found == 0,
-		  "dmesg has no WARNING:, BUG:, Oops, Internal error, Call trace, "
-		  "scheduling while atomic",
-		  "%u offending lines (shown above)", found);
-	free(log);
+	test_kernel_log();
 }
 
 static void usage(FILE *f)

@@ -15,7 +15,9 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 
 struct tap_state {
 	unsigned int run;
@@ -145,6 +147,52 @@ static inline bool tap_errno(int got, int want, const char *name)
 {
 	return tap_check(got == want, name, "expected %s, got %s",
 			 tap_errname(want), tap_errname(got));
+}
+
+/*
+ * The kernel log must be free of warnings, bugs and oopses: one test, with
+ * the offending lines (the first 40) as diagnostics.
+ */
+static inline void test_kernel_log(void)
+{
+	static const char *const bad[] = {
+		"WARNING:", "BUG:", "Oops", "Internal error", "Call trace",
+		"scheduling while atomic",
+	};
+	char *log, *line, *next;
+	unsigned int i, found = 0;
+	int size, len;
+
+	size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	if (size <= 0)
+		size = 1 << 20;
+	log = calloc(1, (size_t)size + 1);
+	len = log ? klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size) : -1;
+	if (!tap_check(len >= 0, "the kernel log can be read", "klogctl: %s",
+		       tap_errname(errno))) {
+		free(log);
+		return;
+	}
+	log[len] = '\0';
+	for (line = log; *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			if (strstr(line, bad[i])) {
+				if (found++ < 40)
+					tap_note("dmesg: %s", line);
+				break;
+			}
+		}
+	}
+	tap_check(found == 0,
+		  "dmesg has no WARNING:, BUG:, Oops, Internal error, Call trace, "
+		  "scheduling while atomic",
+		  "%u offending lines (shown above)", found);
+	free(log);
 }
 
 #endif /* ARMPMU_TESTS_TAP_H */

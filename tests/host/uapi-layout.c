@@ -49,6 +49,12 @@ FIELD(struct armpmu_cpu_status, foreign_counters, 16, 4);
 FIELD(struct armpmu_cpu_status, reserved, 20, 12);
 FIELD(struct armpmu_cpu_status, info, 32, 72);
 
+/* struct armpmu_value: 16 bytes, value 8-aligned on every ABI. */
+SIZE(struct armpmu_value, 16);
+FIELD(struct armpmu_value, counter, 0, 4);
+FIELD(struct armpmu_value, reserved, 4, 4);
+FIELD(struct armpmu_value, value, 8, 8);
+
 /*
  * The ioctl numbers, spelt out: direction, size, magic 0xD5, number. The
  * same values on every architecture mean the same sizes everywhere.
@@ -65,6 +71,8 @@ NUMBER(ARMPMU_IOC_STOP, 0x0000D508U);
 NUMBER(ARMPMU_IOC_READ, 0x8108D509U);
 NUMBER(ARMPMU_IOC_CPU_STATUS, 0xC068D50AU);
 NUMBER(ARMPMU_IOC_RELEASE, 0x4004D50BU);
+NUMBER(ARMPMU_IOC_SET_VALUE, 0x4010D50CU);
+NUMBER(ARMPMU_IOC_SET_CYCLE_FILTER, 0x4004D50DU);
 
 /* The flag bits are distinct. */
 _Static_assert((ARMPMU_EXCLUDE_USER & ARMPMU_EXCLUDE_KERNEL) == 0, "event flags overlap");

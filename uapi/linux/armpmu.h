@@ -46,6 +46,9 @@
 /* PMCR.N can be at most 31: the cycle counter takes bit 31 of the masks. */
 #define ARMPMU_MAX_COUNTERS	31
 
+/* ARMPMU_IOC_SET_VALUE counter index of the cycle counter. */
+#define ARMPMU_CYCLE_COUNTER	31
+
 /* ARMPMU_IOC_BIND argument: the CPU the caller runs on. */
 #define ARMPMU_CPU_CURRENT	0xffffffffU
 
@@ -96,6 +99,13 @@ struct armpmu_event {
 	__u32 event;		/* architectural or IMPLEMENTATION DEFINED number */
 	__u32 flags;		/* ARMPMU_EXCLUDE_* */
 	__u32 reserved[2];
+};
+
+/* ARMPMU_IOC_SET_VALUE argument. */
+struct armpmu_value {
+	__u32 counter;		/* event counter index, or ARMPMU_CYCLE_COUNTER */
+	__u32 reserved;
+	__u64 value;		/* the 64-bit count to go on from */
 };
 
 /* struct armpmu_counts.flags */
@@ -209,5 +219,24 @@ struct armpmu_cpu_status {
  * owns the CPU; EINVAL for a CPU number that does not exist.
  */
 #define ARMPMU_IOC_RELEASE	_IOW(ARMPMU_IOC_MAGIC, 0x0b, __u32)
+
+/*
+ * ARMPMU_IOC_SET_VALUE: set a counter's 64-bit count; the hardware counter
+ * gets its low bits (32 for event counters and the ARMv7 cycle counter), so
+ * a test can reach a hardware wrap at once. EINVAL for a counter that is
+ * neither below num_counters nor ARMPMU_CYCLE_COUNTER; EBUSY while
+ * counting.
+ */
+#define ARMPMU_IOC_SET_VALUE	_IOW(ARMPMU_IOC_MAGIC, 0x0c, struct armpmu_value)
+
+/*
+ * ARMPMU_IOC_SET_CYCLE_FILTER: ARMPMU_EXCLUDE_* for the cycle counter, which
+ * is zeroed. The default is 0 for a privileged file and ARMPMU_EXCLUDE_KERNEL
+ * for the others, and the same rules as SET_EVENT's apply: EACCES for
+ * kernel-mode counting without the privilege, EOPNOTSUPP without
+ * ARMPMU_INFO_CAN_FILTER, EINVAL for an undefined flag, EBUSY while
+ * counting.
+ */
+#define ARMPMU_IOC_SET_CYCLE_FILTER _IOW(ARMPMU_IOC_MAGIC, 0x0d, __u32)
 
 #endif /* _UAPI_LINUX_ARMPMU_H */

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small wrappers over /dev/armpmu for the guest test programs. Each returns
+ * 0 or an errno value, so a test can compare it with the errno it expects.
+ */
+#ifndef ARMPMU_TESTS_DEVIO_H
+#define ARMPMU_TESTS_DEVIO_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/armpmu.h>
+
+#include "pmu-asm.h"
+
+#define DEV			"/dev/armpmu"
+
+typedef unsigned long long ull;
+
+static inline int ioc(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) < 0 ? errno : 0;
+}
+
+static inline int ioc0(int fd, unsigned long req)
+{
+	return ioctl(fd, req) < 0 ? errno : 0;
+}
+
+static inline int ioc_u32(int fd, unsigned long req, __u32 val)
+{
+	return ioc(fd, req, &val);
+}
+
+static inline int dev_open(int *fd)
+{
+	*fd = open(DEV, O_RDWR | O_CLOEXEC);
+	return *fd < 0 ? errno : 0;
+}
+
+static inline void dev_close(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Opens the device and binds it to @cpu. */
+static inline int open_bound(__u32 cpu, int *fd)
+{
+	int err = dev_open(fd);
+
+	if (!err) {
+		err = ioc_u32(*fd, ARMPMU_IOC_BIND, cpu);
+		if (err)
+			dev_close(fd);
+	}
+	return err;
+}
+
+/* Selects counter @idx and programs it. */
+static inline int program(int fd, __u32 idx, __u32 event, __u32 flags)
+{
+	struct armpmu_event ev = { .event = event, .flags = flags };
+	int err = ioc_u32(fd, ARMPMU_IOC_SELECT, idx);
+
+	return err ? err : ioc(fd, ARMPMU_IOC_SET_EVENT, &ev);
+}
+
+static inline int set_event(int fd, __u32 event, __u32 flags)
+{
+	struct armpmu_event ev = { .event = event, .flags = flags };
+
+	return ioc(fd, ARMPMU_IOC_SET_EVENT, &ev);
+}
+
+static inline int read_counts(int fd, struct armpmu_counts *c)
+{
+	memset(c, 0xa5, sizeof(*c));
+	return ioc(fd, ARMPMU_IOC_READ, c);
+}
+
+/*
+ * RESET, START, loop_n(n), STOP, READ. noinline and the same instructions
+ * whatever n is, so user-mode counts differ by exactly the loop's.
+ */
+static __attribute__((noinline)) int measure_loop(int fd, unsigned long n,
+						  struct armpmu_counts *c)
+{
+	if (ioctl(fd, ARMPMU_IOC_RESET) < 0)
+		return errno;
+	if (ioctl(fd, ARMPMU_IOC_START) < 0)
+		return errno;
+	loop_n(n);
+	if (ioctl(fd, ARMPMU_IOC_STOP) < 0)
+		return errno;
+	return read_counts(fd, c);
+}
+
+static inline int pin(unsigned int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return errno;
+	/* Takes effect at once for the calling thread; make sure. */
+	return sched_getcpu() == (int)cpu ? 0 : EAGAIN;
+}
+
+/* |a - b| <= (a + b) / 2 / 100 * pct: within pct percent of each other. */
+static inline bool within_pct(uint64_t a, uint64_t b, unsigned int pct)
+{
+	uint64_t diff = a > b ? a - b : b - a;
+	uint64_t mean = a / 2 + b / 2;
+
+	return diff * 100 <= mean * pct;
+}
+
+static inline int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t len = (ssize_t)strlen(text);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, len) != len)
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
+#endif /* ARMPMU_TESTS_DEVIO_H */
