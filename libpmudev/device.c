@@ -56,6 +56,13 @@ static int pin(pid_t tid, int cpu)
 	return sched_setaffinity(tid, sizeof(one), &one) ? -errno : 0;
 }
 
+/* The cycle counter's column name follows its mode and divider. */
+static void name_cycles(struct pmudev *pmu)
+{
+	snprintf(pmu->cycles_name, sizeof(pmu->cycles_name), "cycles%s%s",
+		 pmu->divided ? "/64" : "", pmudev_mode_suffix(pmu->cycle_flags));
+}
+
 int pmudev_open(struct pmudev **out, int cpu, unsigned int flags)
 {
 	struct pmudev *pmu;
@@ -90,6 +97,9 @@ int pmudev_open(struct pmudev **out, int cpu, unsigned int flags)
 	err = ioctl_errno(pmu->fd, ARMPMU_IOC_INFO, &pmu->info);
 	if (err)
 		goto close;
+	pmu->cycle_flags = pmu->info.flags & ARMPMU_INFO_KERNEL_ALLOWED ?
+			   0 : ARMPMU_EXCLUDE_KERNEL;
+	name_cycles(pmu);
 	if (!(flags & PMUDEV_OPEN_NO_PIN)) {
 		err = pin(pmu->tid, pmu->info.cpu);
 		if (err)
@@ -148,50 +158,104 @@ int pmudev_release_cpu(struct pmudev *pmu, unsigned int cpu)
 	return ioctl_errno(pmu->fd, ARMPMU_IOC_RELEASE, &arg);
 }
 
+/*
+ * The driver binds an unbound file on its first counter operation: an
+ * UNBOUND handle must never get that far.
+ */
+static int bound_ioctl(struct pmudev *pmu, unsigned long req, void *arg)
+{
+	return pmu->unbound ? -EBADFD : ioctl_errno(pmu->fd, req, arg);
+}
+
+static int bound_ioctl_u32(struct pmudev *pmu, unsigned long req, uint32_t val)
+{
+	__u32 arg = val;
+
+	return bound_ioctl(pmu, req, &arg);
+}
+
 int pmudev_select(struct pmudev *pmu, unsigned int counter)
 {
-	__u32 arg = counter;
-
-	return ioctl_errno(pmu->fd, ARMPMU_IOC_SELECT, &arg);
+	return bound_ioctl_u32(pmu, ARMPMU_IOC_SELECT, counter);
 }
 
 int pmudev_set_event(struct pmudev *pmu, uint32_t event, uint32_t flags)
 {
 	struct armpmu_event ev = { .event = event, .flags = flags };
 
-	return ioctl_errno(pmu->fd, ARMPMU_IOC_SET_EVENT, &ev);
+	return bound_ioctl(pmu, ARMPMU_IOC_SET_EVENT, &ev);
 }
 
 int pmudev_set_divider(struct pmudev *pmu, bool every_64_cycles)
 {
-	__u32 arg = every_64_cycles;
+	int err = bound_ioctl_u32(pmu, ARMPMU_IOC_SET_DIVIDER, every_64_cycles);
 
-	return ioctl_errno(pmu->fd, ARMPMU_IOC_SET_DIVIDER, &arg);
+	if (!err) {
+		pmu->divided = every_64_cycles;
+		name_cycles(pmu);
+	}
+	return err;
+}
+
+int pmudev_set_value(struct pmudev *pmu, unsigned int counter, uint64_t value)
+{
+	struct armpmu_value val = { .counter = counter, .value = value };
+
+	return bound_ioctl(pmu, ARMPMU_IOC_SET_VALUE, &val);
+}
+
+int pmudev_set_cycle_filter(struct pmudev *pmu, uint32_t flags)
+{
+	int err = bound_ioctl_u32(pmu, ARMPMU_IOC_SET_CYCLE_FILTER, flags);
+
+	if (!err) {
+		pmu->cycle_flags = flags;
+		name_cycles(pmu);
+	}
+	return err;
 }
 
 int pmudev_reset(struct pmudev *pmu)
 {
-	return ioctl_errno(pmu->fd, ARMPMU_IOC_RESET, NULL);
+	return bound_ioctl(pmu, ARMPMU_IOC_RESET, NULL);
 }
 
 int pmudev_start(struct pmudev *pmu)
 {
-	return ioctl_errno(pmu->fd, ARMPMU_IOC_START, NULL);
+	return bound_ioctl(pmu, ARMPMU_IOC_START, NULL);
 }
 
 int pmudev_stop(struct pmudev *pmu)
 {
-	return ioctl_errno(pmu->fd, ARMPMU_IOC_STOP, NULL);
+	return bound_ioctl(pmu, ARMPMU_IOC_STOP, NULL);
 }
 
 /* read(2), not the READ ioctl: same snapshot, fewer instructions. */
 int pmudev_read(struct pmudev *pmu, struct armpmu_counts *counts)
 {
-	ssize_t n = read(pmu->fd, counts, sizeof(*counts));
+	ssize_t n;
 
+	if (pmu->unbound)
+		return -EBADFD;
+	n = read(pmu->fd, counts, sizeof(*counts));
 	if (n < 0)
 		return -errno;
 	return n == sizeof(*counts) ? 0 : -EIO;
+}
+
+static int add_cycles(struct pmudev *pmu, const struct pmudev_event *ev)
+{
+	int err = pmudev_set_cycle_filter(pmu, ev->flags);
+
+	return err ? err : ARMPMU_CYCLE_COUNTER;
+}
+
+static int free_counter(const struct pmudev *pmu)
+{
+	for (int counter = pmu->info.num_counters - 1; counter >= 0; counter--)
+		if (!(pmu->used & (1U << counter)))
+			return counter;
+	return -ENOSPC;
 }
 
 int pmudev_add_event(struct pmudev *pmu, const char *spec)
@@ -200,46 +264,62 @@ int pmudev_add_event(struct pmudev *pmu, const char *spec)
 	int counter, err;
 	char *name;
 
+	if (pmu->unbound)
+		return -EBADFD;
 	err = pmudev_event_parse(spec, &pmu->info, &ev);
 	if (err)
 		return err;
-	for (counter = pmu->info.num_counters - 1; counter >= 0; counter--)
-		if (!(pmu->used & (1U << counter)))
-			break;
+	if (pmudev_spec_is_cycles(spec))
+		return add_cycles(pmu, &ev);
+	counter = free_counter(pmu);
 	if (counter < 0)
-		return -ENOSPC;
+		return counter;
+	/* Show an implied modifier, as perf does. */
+	if (asprintf(&name, "%s%s", spec, strchr(spec, ':') ? "" :
+		     pmudev_mode_suffix(ev.flags)) < 0)
+		return -ENOMEM;
 	err = pmudev_select(pmu, counter);
 	if (!err)
 		err = pmudev_set_event(pmu, ev.number, ev.flags);
-	if (err)
+	if (err) {
+		free(name);
 		return err;
-	/* Show an implied :u, as perf does. */
-	if (!strchr(spec, ':') && ev.flags == ARMPMU_EXCLUDE_KERNEL) {
-		if (asprintf(&name, "%s:u", spec) < 0)
-			name = NULL;
-	} else {
-		name = strdup(spec);
 	}
-	if (!name)
-		return -ENOMEM;
 	pmu->counter_name[counter] = name;
 	pmu->used |= 1U << counter;
 	return counter;
+}
+
+const char *pmudev_counter_name(const struct pmudev *pmu, unsigned int counter)
+{
+	if (pmu->unbound)
+		return NULL;
+	if (counter == ARMPMU_CYCLE_COUNTER)
+		return pmu->cycles_name;
+	return counter < ARMPMU_MAX_COUNTERS ? pmu->counter_name[counter] : NULL;
 }
 
 const char *pmudev_strerror(int err)
 {
 	switch (err) {
 	case -ENOENT:
-		return "no such device or event (is the armpmu module loaded? is the event implemented?)";
+		return "no such device or event (is the armpmu module loaded? "
+		       "does this core implement the event?)";
 	case -EACCES:
-		return "permission denied";
+		return "permission denied (not in the device's group, or kernel-mode "
+		       "counting without CAP_PERFMON)";
 	case -EBUSY:
-		return "the PMU is in use";
+		return "the PMU is in use (owned by another file, or counting)";
 	case -ENOSPC:
 		return "no free counter";
 	case -EOPNOTSUPP:
 		return "not supported by this core";
+	case -ERANGE:
+		return "event number too wide for this core";
+	case -EALREADY:
+		return "already done (region open, or file bound)";
+	case -EBADFD:
+		return "the handle is not bound to a CPU (PMUDEV_OPEN_UNBOUND)";
 	case -ECANCELED:
 		return "an administrator released this CPU's PMU (pmuctl reset)";
 	case -ESRCH:

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* libpmudev internals: the handle's layout, shared by the library's files. */
+/*
+ * libpmudev internals, shared by the library's files and its host unit
+ * tests. Nothing here is exported from the shared library (see
+ * libpmudev.map).
+ */
 #ifndef PMUDEV_INTERNAL_H
 #define PMUDEV_INTERNAL_H
 
@@ -8,15 +12,49 @@
 
 #include "pmudev.h"
 
+/* "cycles/64:u" and the like. */
+#define CYCLES_NAME_MAX 16
+
 struct pmudev {
 	int fd;
 	pid_t tid;		/* the thread pmudev_open() pinned */
 	bool pinned;
 	bool unbound;		/* PMUDEV_OPEN_UNBOUND */
+	bool divided;		/* the cycle counter counts every 64 cycles */
+	uint32_t cycle_flags;	/* the cycle counter's ARMPMU_EXCLUDE_* */
 	cpu_set_t affinity;	/* that thread's affinity before */
 	struct armpmu_info info;
+	struct pmudev_regions *regions;
 	uint32_t used;		/* counters given an event by pmudev_add_event() */
 	char *counter_name[ARMPMU_MAX_COUNTERS];
+	char cycles_name[CYCLES_NAME_MAX];
 };
+
+/* True if @spec names the cycle counter ("cycles", any case and modifier). */
+bool pmudev_spec_is_cycles(const char *spec);
+
+/* The suffix a user-only or kernel-only count shows: ":u", ":k" or "". */
+const char *pmudev_mode_suffix(uint32_t flags);
+
+struct region {
+	char *name;
+	bool open;
+	struct pmudev_region_counts total;
+	struct armpmu_counts start;
+};
+
+/* Plain data for the report formatters, so the host can test them. */
+struct region_report {
+	unsigned int cpu;
+	const char *core;		/* may be NULL */
+	const char *cycles_name;
+	uint32_t used;			/* event counters shown */
+	char *const *counter_name;	/* by counter index */
+	const struct region *region;
+	int nr;
+};
+
+int pmudev_format_regions(const struct region_report *report, FILE *out,
+			  enum pmudev_format format);
 
 #endif /* PMUDEV_INTERNAL_H */

@@ -2,17 +2,23 @@
 /*
  * libpmudev: a thin C library over /dev/armpmu.
  *
+ * ABI version 1: the shared library is libpmudev.so.1 and every symbol
+ * carries the version PMUDEV_1. Structures given to the library are only
+ * ever grown by a new ABI version.
+ *
  * Every function returning int returns 0 (or a non-negative value where
  * documented) on success and a negative errno value on failure; see
  * pmudev_strerror(). The library keeps no global state: distinct handles may
- * be used from distinct threads; one handle is not to be shared between
- * threads without a lock. Counter snapshots use the driver's own structures
- * from <linux/armpmu.h>, the contract shared by driver, library and tests.
+ * be used from distinct threads at once; one handle (and its regions) is not
+ * to be used by two threads at once. Counter snapshots use the driver's own
+ * structures from <linux/armpmu.h>, the contract shared by driver, library
+ * and tests: every count is 64 bits wide.
  */
 #ifndef PMUDEV_H
 #define PMUDEV_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <linux/armpmu.h>
@@ -20,6 +26,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#define PMUDEV_ABI_VERSION	1
 
 /* An open /dev/armpmu, bound to one CPU. */
 struct pmudev;
@@ -32,7 +40,8 @@ struct pmudev;
 #define PMUDEV_OPEN_NO_PIN	(1U << 0)
 /*
  * Bind no CPU (cpu must be PMUDEV_CPU_ANY): a handle for pmudev_cpu_status()
- * and pmudev_release_cpu() only. pmudev_cpu() gives -1, pmudev_info() NULL.
+ * and pmudev_release_cpu() only; every counter operation gives -EBADFD.
+ * pmudev_cpu() gives -1, pmudev_info() NULL.
  */
 #define PMUDEV_OPEN_UNBOUND	(1U << 1)
 
@@ -41,12 +50,13 @@ struct pmudev;
  * caller runs on, or if its PMU is taken (EBUSY) or unusable, each other CPU
  * the calling thread may run on. Unless PMUDEV_OPEN_NO_PIN, the calling
  * thread is then pinned to the bound CPU, so the code it runs is the code
- * counted; pmudev_close() restores its previous affinity.
- * Errors: -ENOENT (no /dev/armpmu: module not loaded), -EACCES (not in the
- * device's group), -EBUSY (every candidate CPU's PMU is owned), and the
- * driver's BIND errors.
+ * counted; pmudev_close() restores that thread's previous affinity.
+ * Errors: -EINVAL (bad cpu or flags), -ENOENT (no /dev/armpmu: module not
+ * loaded), -EACCES (not in the device's group), -EBUSY (every candidate
+ * CPU's PMU is owned), and the driver's BIND errors.
  */
 int pmudev_open(struct pmudev **pmu, int cpu, unsigned int flags);
+/* Stops and releases the PMU (the driver zeroes it). NULL is ignored. */
 void pmudev_close(struct pmudev *pmu);
 
 int pmudev_cpu(const struct pmudev *pmu);
@@ -57,19 +67,31 @@ const struct armpmu_info *pmudev_info(const struct pmudev *pmu);
 /* Any CPU's state: online, PMU, owner, other users (ARMPMU_IOC_CPU_STATUS). */
 int pmudev_cpu_status(struct pmudev *pmu, unsigned int cpu,
 		      struct armpmu_cpu_status *status);
-/* Administrator: stop a CPU's PMU and take it from its owner (CAP_SYS_ADMIN). */
+/*
+ * Administrator: stop a CPU's PMU and take it from its owner, whose handle
+ * then gets -ECANCELED (needs CAP_SYS_ADMIN: -EPERM; -ESRCH if unowned).
+ */
 int pmudev_release_cpu(struct pmudev *pmu, unsigned int cpu);
 
 /* The core's name from a MIDR value ("Cortex-A7"), or NULL if unknown. */
 const char *pmudev_core_name(uint32_t midr);
 
-/* One function per driver operation. */
+/*
+ * One function per driver operation: the driver's errors pass through
+ * unchanged (see armpmu(4)). Programming (select, set_event, set_divider,
+ * set_value, set_cycle_filter) fails with -EBUSY while counting.
+ */
 int pmudev_select(struct pmudev *pmu, unsigned int counter);
 int pmudev_set_event(struct pmudev *pmu, uint32_t event, uint32_t flags);
 int pmudev_set_divider(struct pmudev *pmu, bool every_64_cycles);
+/* @counter: an event counter index or ARMPMU_CYCLE_COUNTER. */
+int pmudev_set_value(struct pmudev *pmu, unsigned int counter, uint64_t value);
+/* ARMPMU_EXCLUDE_* for the cycle counter. */
+int pmudev_set_cycle_filter(struct pmudev *pmu, uint32_t flags);
 int pmudev_reset(struct pmudev *pmu);
 int pmudev_start(struct pmudev *pmu);
 int pmudev_stop(struct pmudev *pmu);
+/* One read(2): the cycle counter and every event counter, 64 bits each. */
 int pmudev_read(struct pmudev *pmu, struct armpmu_counts *counts);
 
 /* A message for a negative errno value returned by this library. */
@@ -78,12 +100,13 @@ const char *pmudev_strerror(int err);
 /*
  * Events by name.
  *
- * A spec is an architectural event name (INST_RETIRED, L1D_CACHE_REFILL,
- * ...; any case), a perf alias (cycles, instructions, cache-references,
- * cache-misses, branches, branch-misses), or a raw number (0x11, r11),
- * optionally followed by :u (user mode only) or :k (kernel mode only).
- * Without a modifier, both modes are counted if the caller may count the
- * kernel (ARMPMU_INFO_KERNEL_ALLOWED in the info given), else user mode.
+ * A spec is an architectural common event name (INST_RETIRED,
+ * L1D_CACHE_REFILL, ...), a perf alias (cycles, instructions,
+ * cache-references, cache-misses, branches, branch-misses), in any case, or
+ * a raw hexadecimal number (0x11, r11), optionally followed by :u (user
+ * mode only), :k (kernel mode only) or :uk (both). Without a modifier, both
+ * modes are counted if the caller may count the kernel
+ * (ARMPMU_INFO_KERNEL_ALLOWED in the info given), else user mode only.
  */
 struct pmudev_event {
 	uint32_t number;
@@ -91,52 +114,101 @@ struct pmudev_event {
 };
 
 /*
- * Parse @spec. With @info (may be NULL), aliases resolve for that core and
- * events it reports as not implemented give -ENOENT. An unknown name gives
- * -EINVAL (see pmudev_event_suggest()); a bad modifier or number -EINVAL.
+ * Parse @spec. @info (may be NULL) is the core's: with it, aliases resolve
+ * for that core, and a number too wide for its event_bits gives -ERANGE;
+ * an event the core reports as not implemented (ARMPMU_INFO_EVENTS_KNOWN),
+ * or an ARMv8-only name on an ARMv7 core, gives -ENOENT. An unknown name,
+ * a bad modifier or a bad number gives -EINVAL. pmudev_event_error() says
+ * which, in words.
  */
 int pmudev_event_parse(const char *spec, const struct armpmu_info *info,
 		       struct pmudev_event *ev);
 
 /*
+ * Why pmudev_event_parse() rejects @spec, as one line for a user ("unknown
+ * event 'inst_retird'; did you mean INST_RETIRED?") in @buf, truncated to
+ * @len. Returns pmudev_event_parse()'s result (0: @spec is valid, @buf
+ * empty).
+ */
+int pmudev_event_error(const char *spec, const struct armpmu_info *info,
+		       char *buf, size_t len);
+
+/*
  * Write up to @max names close to the unknown event in @spec into @buf,
- * comma-separated. Returns how many were written.
+ * comma-separated, closest first. Returns how many were written.
  */
 int pmudev_event_suggest(const char *spec, char *buf, size_t len, int max);
 
-/* The architectural name of @number, or NULL. */
+/* The architectural name of common event @number, or NULL. */
 const char *pmudev_event_name(uint32_t number);
 
-/* One line describing @number, or NULL. */
+/* One line describing common event @number, or NULL. */
 const char *pmudev_event_description(uint32_t number);
 
 /*
- * Program a free counter with @spec, allocating from the highest counter
- * down (perf allocates from the lowest up). Returns the counter index.
- * -ENOSPC when every counter is programmed.
+ * Count @spec. The alias "cycles" (any case, any modifier) is the cycle
+ * counter, which always counts: it sets the cycle counter's mode filter and
+ * returns ARMPMU_CYCLE_COUNTER, using no event counter (CPU_CYCLES or 0x11
+ * take an event counter). Anything else programs a free event counter,
+ * allocated from the highest down (perf allocates from the lowest up), and
+ * returns its index; -ENOSPC when every counter is programmed. Fails with
+ * -EBUSY while counting (after pmudev_start() or pmudev_regions_new()).
  */
 int pmudev_add_event(struct pmudev *pmu, const char *spec);
 
 /*
+ * The name a counter shows in reports: the spec given to
+ * pmudev_add_event() ("cycles" for ARMPMU_CYCLE_COUNTER), with the implied
+ * modifier added (":u" for a user-only count) and "/64" for a divided cycle
+ * counter. NULL for an event counter not added by name.
+ */
+const char *pmudev_counter_name(const struct pmudev *pmu, unsigned int counter);
+
+/*
  * Regions: named pieces of a program, measured by begin/end pairs and
- * accumulated per region. Counting is started by pmudev_regions_new() and
- * runs until pmudev_regions_free().
+ * accumulated per region. Add events first: pmudev_regions_new() resets the
+ * counters and starts them, and they run until pmudev_regions_free(). One
+ * region set per handle (-EBUSY for a second).
+ *
+ * Begin and end are one read(2) each, with no allocation. Regions are
+ * independent: any number may be open at once, nested or overlapping in any
+ * order; an outer region's counts include its inner regions' reads. A
+ * region cannot be entered again while open: begin gives -EALREADY, and end
+ * of a region not open gives -EINVAL.
  */
 struct pmudev_regions;
 
 int pmudev_regions_new(struct pmudev *pmu, struct pmudev_regions **regions);
 void pmudev_regions_free(struct pmudev_regions *regions);
 
-/* The id of the region called @name (created on first use). */
+/*
+ * The id of the region called @name, created on first use (this call
+ * allocates: look ids up outside the code measured).
+ */
 int pmudev_region(struct pmudev_regions *regions, const char *name);
 int pmudev_region_begin(struct pmudev_regions *regions, int id);
 int pmudev_region_end(struct pmudev_regions *regions, int id);
+
+/* A region's totals over its completed begin/end pairs. */
+struct pmudev_region_counts {
+	uint64_t calls;
+	uint64_t cycles;
+	uint64_t events[ARMPMU_MAX_COUNTERS];	/* index = event counter index */
+};
+
+int pmudev_region_read(const struct pmudev_regions *regions, int id,
+		       struct pmudev_region_counts *counts);
 
 enum pmudev_format {
 	PMUDEV_FORMAT_TABLE,
 	PMUDEV_FORMAT_JSON,
 };
 
+/*
+ * Every region's totals, in the order the regions were created: a table
+ * (one row a region; columns calls, the cycle counter and each event added
+ * by name) or one JSON object.
+ */
 int pmudev_regions_print(const struct pmudev_regions *regions, FILE *out,
 			 enum pmudev_format format);
 

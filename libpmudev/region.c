@@ -1,24 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Regions: begin/end pairs around named pieces of a program, accumulated
- * per region. A begin or an end is one read(2) of the device plus a loop
- * over the programmed counters, so a small loop can be wrapped.
+ * per region. A begin or an end is one read(2) of the device (into memory
+ * the region owns) plus a loop over the programmed counters, so a small
+ * loop can be wrapped.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-
-struct region {
-	char *name;
-	uint64_t calls;
-	bool open;
-	struct armpmu_counts start;
-	uint64_t cycles;
-	uint64_t events[ARMPMU_MAX_COUNTERS];
-};
 
 struct pmudev_regions {
 	struct pmudev *pmu;
@@ -30,9 +21,14 @@ struct pmudev_regions {
 
 int pmudev_regions_new(struct pmudev *pmu, struct pmudev_regions **out)
 {
-	struct pmudev_regions *regions = calloc(1, sizeof(*regions));
+	struct pmudev_regions *regions;
 	int err;
 
+	if (pmu->unbound)
+		return -EBADFD;
+	if (pmu->regions)
+		return -EBUSY;
+	regions = calloc(1, sizeof(*regions));
 	if (!regions)
 		return -ENOMEM;
 	regions->pmu = pmu;
@@ -43,6 +39,7 @@ int pmudev_regions_new(struct pmudev *pmu, struct pmudev_regions **out)
 		free(regions);
 		return err;
 	}
+	pmu->regions = regions;
 	*out = regions;
 	return 0;
 }
@@ -52,6 +49,7 @@ void pmudev_regions_free(struct pmudev_regions *regions)
 	if (!regions)
 		return;
 	pmudev_stop(regions->pmu);
+	regions->pmu->regions = NULL;
 	for (int i = 0; i < regions->nr; i++)
 		free(regions->region[i].name);
 	free(regions->region);
@@ -62,6 +60,8 @@ int pmudev_region(struct pmudev_regions *regions, const char *name)
 {
 	struct region *r;
 
+	if (!name || !*name)
+		return -EINVAL;
 	for (int i = 0; i < regions->nr; i++)
 		if (!strcmp(regions->region[i].name, name))
 			return i;
@@ -82,7 +82,7 @@ int pmudev_region(struct pmudev_regions *regions, const char *name)
 	return regions->nr++;
 }
 
-static struct region *region_by_id(struct pmudev_regions *regions, int id)
+static struct region *region_by_id(const struct pmudev_regions *regions, int id)
 {
 	return id >= 0 && id < regions->nr ? &regions->region[id] : NULL;
 }
@@ -109,94 +109,44 @@ int pmudev_region_end(struct pmudev_regions *regions, int id)
 	uint32_t used = regions->pmu->used;
 	int err;
 
-	if (!r)
-		return -EINVAL;
-	if (!r->open)
+	if (!r || !r->open)
 		return -EINVAL;
 	err = pmudev_read(regions->pmu, now);
 	if (err)
 		return err;
-	r->cycles += now->cycles - r->start.cycles;
+	r->total.cycles += now->cycles - r->start.cycles;
 	for (unsigned int i = 0; used >> i; i++)
 		if (used & (1U << i))
-			r->events[i] += now->events[i] - r->start.events[i];
-	r->calls++;
+			r->total.events[i] += now->events[i] - r->start.events[i];
+	r->total.calls++;
 	r->open = false;
 	return 0;
 }
 
-static void print_json_string(FILE *out, const char *s)
+int pmudev_region_read(const struct pmudev_regions *regions, int id,
+		       struct pmudev_region_counts *counts)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	const struct region *r = region_by_id(regions, id);
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
-static void print_json(const struct pmudev_regions *regions, FILE *out)
-{
-	const struct pmudev *pmu = regions->pmu;
-
-	fprintf(out, "{\"cpu\": %u, \"regions\": [", pmu->info.cpu);
-	for (int i = 0; i < regions->nr; i++) {
-		const struct region *r = &regions->region[i];
-
-		fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
-		print_json_string(out, r->name);
-		fprintf(out, ", \"calls\": %" PRIu64 ", \"cycles\": %" PRIu64, r->calls,
-			r->cycles);
-		for (unsigned int c = 0; c < ARMPMU_MAX_COUNTERS; c++) {
-			if (!(pmu->used & (1U << c)))
-				continue;
-			fputs(", ", out);
-			print_json_string(out, pmu->counter_name[c]);
-			fprintf(out, ": %" PRIu64, r->events[c]);
-		}
-		fputc('}', out);
-	}
-	fputs("\n]}\n", out);
-}
-
-static void print_table(const struct pmudev_regions *regions, FILE *out)
-{
-	const struct pmudev *pmu = regions->pmu;
-
-	fprintf(out, "%-20s %10s %16s", "region", "calls", "cycles");
-	for (unsigned int c = 0; c < ARMPMU_MAX_COUNTERS; c++)
-		if (pmu->used & (1U << c))
-			fprintf(out, " %16s", pmu->counter_name[c]);
-	fputc('\n', out);
-	for (int i = 0; i < regions->nr; i++) {
-		const struct region *r = &regions->region[i];
-
-		fprintf(out, "%-20s %10" PRIu64 " %16" PRIu64, r->name, r->calls, r->cycles);
-		for (unsigned int c = 0; c < ARMPMU_MAX_COUNTERS; c++)
-			if (pmu->used & (1U << c))
-				fprintf(out, " %16" PRIu64, r->events[c]);
-		fputc('\n', out);
-	}
+	if (!r)
+		return -EINVAL;
+	*counts = r->total;
+	return 0;
 }
 
 int pmudev_regions_print(const struct pmudev_regions *regions, FILE *out,
 			 enum pmudev_format format)
 {
-	switch (format) {
-	case PMUDEV_FORMAT_TABLE:
-		print_table(regions, out);
-		break;
-	case PMUDEV_FORMAT_JSON:
-		print_json(regions, out);
-		break;
-	default:
-		return -EINVAL;
-	}
-	return ferror(out) ? -EIO : 0;
+	const struct pmudev *pmu = regions->pmu;
+	const struct region_report report = {
+		.cpu = pmu->info.cpu,
+		.core = pmudev_core_name(pmu->info.midr),
+		.cycles_name = pmu->cycles_name,
+		.used = pmu->used,
+		.counter_name = pmu->counter_name,
+		.region = regions->region,
+		.nr = regions->nr,
+	};
+
+	return pmudev_format_regions(&report, out, format);
 }
