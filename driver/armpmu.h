@@ -72,6 +72,7 @@ struct armpmu_ops {
 	void (*disable_irq)(u32 mask);
 	void (*clear_overflow)(u32 mask);
 	void (*write_evtype)(u32 idx, u32 val);
+	u32 (*read_evtype)(u32 idx);
 	u64 (*read_counter)(u32 idx);
 	void (*write_counter)(u32 idx, u64 val);
 	u32 (*read_userenr)(void);
@@ -81,13 +82,28 @@ struct armpmu_ops {
 	u64 cycle_mask;
 };
 
+/* What on_cpu() (counting.c) does for the process-context side. */
+enum armpmu_op {
+	OP_ATTACH,
+	OP_DETACH,
+	OP_INFO,
+	OP_PROGRAM,
+	OP_CYCLE_FILTER,
+	OP_SET_VALUE,
+	OP_START,
+	OP_STOP,
+	OP_READ,
+	OP_RESET,
+};
+
 /* The one backend built into this module (pmu_v7.c or pmu_v8.c). */
 extern const struct armpmu_ops armpmu_backend;
 
 /*
- * An open /dev/armpmu. The configuration is changed with @lock held, in
- * process context. Fields below "on-CPU state" are touched only on the bound
- * CPU with interrupts off (cross-call, poll timer, hotplug callbacks).
+ * An open /dev/armpmu. Process-context fields are changed with @lock held.
+ * Fields below "on-CPU state" are touched only on the bound CPU with
+ * interrupts off (cross-call, poll timer, hotplug and idle callbacks), which
+ * orders them without a lock of their own.
  */
 struct armpmu_session {
 	struct mutex lock;
@@ -97,22 +113,28 @@ struct armpmu_session {
 	struct pid *owner_pid;		/* the process that bound the file */
 	kuid_t owner_uid;
 	u32 selected;
-	u32 value_idx;			/* SET_VALUE's arguments, for on_cpu() */
-	u64 value;
 	u32 divider;
+
+	/* Arguments of the operation on_cpu() is asked to do. */
+	enum armpmu_op op;
+	u32 arg_idx;
+	u32 arg_evtype;
+	u64 arg_value;
+	int call_ret;			/* and how it went */
+
+	/* on-CPU state */
 	u32 programmed;			/* mask of event counters with an event */
 	u32 evtype[ARMPMU_MAX_COUNTERS];
 	u32 cycle_filter;
-
-	/* on-CPU state */
-	int op;				/* what on_cpu() is asked to do */
-	int call_ret;			/* and how it went */
 	bool running;
 	bool parked;			/* the CPU is offline; counts are kept */
+	bool idle_saved;		/* the CPU is powered down in idle */
 	bool revoked;			/* an administrator took the PMU */
+	bool disturbed;			/* someone else touched our counters */
 	u32 userenr;			/* PMUSERENR as last seen */
 	u64 total[ARMPMU_MAX_COUNTERS + 1];	/* 64-bit counts, [31] = cycles */
 	u64 last[ARMPMU_MAX_COUNTERS + 1];	/* hardware value at last look */
+	u32 seen_evtype[ARMPMU_MAX_COUNTERS + 1]; /* read back at START */
 	struct hrtimer poll;
 	/* Kept here, not on the stack, so READ does not zero 264 bytes. */
 	struct armpmu_counts snapshot;
@@ -128,7 +150,17 @@ int armpmu_cpu_status(const struct armpmu_session *caller,
 		      struct armpmu_cpu_status *st);
 int armpmu_cpu_revoke(u32 cpu);
 
-/* session.c: counting, always executed on the bound CPU. */
+/* counting.c: what runs on the bound CPU, interrupts off. */
+int armpmu_run_on_cpu(struct armpmu_session *s, enum armpmu_op op);
+void armpmu_counting_init(struct armpmu_session *s);
+void armpmu_session_revoke(struct armpmu_session *s);
+u32 armpmu_session_counting(const struct armpmu_session *s);
+void armpmu_session_cpu_down(struct armpmu_session *s);
+void armpmu_session_cpu_up(struct armpmu_session *s);
+void armpmu_idle_enter(void);
+void armpmu_idle_exit(void);
+
+/* session.c: the file's operations, in process context. */
 void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed);
 void armpmu_session_release(struct armpmu_session *s);
 int armpmu_session_attach(struct armpmu_session *s);
@@ -146,10 +178,6 @@ int armpmu_session_reset(struct armpmu_session *s);
 int armpmu_session_start(struct armpmu_session *s);
 int armpmu_session_stop(struct armpmu_session *s);
 int armpmu_session_read(struct armpmu_session *s);
-void armpmu_session_cpu_down(struct armpmu_session *s);
-void armpmu_session_cpu_up(struct armpmu_session *s);
-void armpmu_session_revoke(struct armpmu_session *s);
-u32 armpmu_session_counting(const struct armpmu_session *s);
 void armpmu_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info);
 
 /* cdev.c: the character device. */

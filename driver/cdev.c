@@ -33,6 +33,16 @@ static int armpmu_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* Disturbed counts (EIO) are copied too, flagged, for the curious. */
+static int copy_snapshot(struct armpmu_session *s, void __user *buf)
+{
+	int ret = armpmu_session_read(s);
+
+	if ((!ret || ret == -EIO) && copy_to_user(buf, &s->snapshot, sizeof(s->snapshot)))
+		ret = -EFAULT;
+	return ret;
+}
+
 static ssize_t armpmu_read(struct file *file, char __user *buf, size_t len,
 			   loff_t *ppos)
 {
@@ -42,9 +52,7 @@ static ssize_t armpmu_read(struct file *file, char __user *buf, size_t len,
 	if (len < sizeof(s->snapshot))
 		return -EINVAL;
 	mutex_lock(&s->lock);
-	ret = armpmu_session_read(s);
-	if (!ret && copy_to_user(buf, &s->snapshot, sizeof(s->snapshot)))
-		ret = -EFAULT;
+	ret = copy_snapshot(s, buf);
 	mutex_unlock(&s->lock);
 	return ret ? ret : sizeof(s->snapshot);
 }
@@ -77,14 +85,6 @@ static long ioctl_set_value(struct armpmu_session *s, void __user *arg)
 	return armpmu_session_set_value(s, &val);
 }
 
-static long ioctl_read(struct armpmu_session *s, void __user *arg)
-{
-	int ret = armpmu_session_read(s);
-
-	if (!ret && copy_to_user(arg, &s->snapshot, sizeof(s->snapshot)))
-		ret = -EFAULT;
-	return ret;
-}
 
 static long ioctl_cpu_status(struct armpmu_session *s, void __user *arg)
 {
@@ -135,7 +135,7 @@ static long dispatch(struct armpmu_session *s, unsigned int cmd,
 {
 	switch (cmd) {
 	case ARMPMU_IOC_READ:
-		return ioctl_read(s, arg);
+		return copy_snapshot(s, arg);
 	case ARMPMU_IOC_START:
 		return armpmu_session_start(s);
 	case ARMPMU_IOC_STOP:

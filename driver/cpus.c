@@ -10,6 +10,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
+#include <linux/cpu_pm.h>
 #include <linux/cpuhotplug.h>
 #include <linux/irqflags.h>
 #include <linux/cred.h>
@@ -68,6 +69,27 @@ static int armpmu_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
+/* Idle states that power the core down lose the PMU's state. */
+static int armpmu_cpu_pm(struct notifier_block *nb, unsigned long cmd, void *v)
+{
+	switch (cmd) {
+	case CPU_PM_ENTER:
+		armpmu_idle_enter();
+		break;
+	case CPU_PM_ENTER_FAILED:
+	case CPU_PM_EXIT:
+		armpmu_idle_exit();
+		break;
+	}
+	return NOTIFY_OK;
+}
+
+/* After perf's notifier (priority 0), whose exit resets the whole PMU. */
+static struct notifier_block armpmu_cpu_pm_nb = {
+	.notifier_call = armpmu_cpu_pm,
+	.priority = -1,
+};
+
 int armpmu_cpus_init(void)
 {
 	unsigned int cpu, usable = 0;
@@ -84,13 +106,18 @@ int armpmu_cpus_init(void)
 
 	for_each_possible_cpu(cpu)
 		usable += cpus[cpu].usable;
-	if (usable) {
-		pr_info("%s PMU on %u CPUs\n", armpmu_backend.name, usable);
-		return 0;
+	if (!usable) {
+		pr_err("no online CPU has a PMU this driver can use\n");
+		ret = -ENODEV;
+		goto remove;
 	}
-	pr_err("no online CPU has a PMU this driver can use\n");
+	ret = cpu_pm_register_notifier(&armpmu_cpu_pm_nb);
+	if (ret)
+		goto remove;
+	pr_info("%s PMU on %u CPUs\n", armpmu_backend.name, usable);
+	return 0;
+remove:
 	cpuhp_remove_state(hotplug_state);
-	ret = -ENODEV;
 free:
 	kfree(cpus);
 	return ret;
@@ -98,6 +125,7 @@ free:
 
 void armpmu_cpus_exit(void)
 {
+	cpu_pm_unregister_notifier(&armpmu_cpu_pm_nb);
 	cpuhp_remove_state(hotplug_state);
 	kfree(cpus);
 }

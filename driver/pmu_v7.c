@@ -36,6 +36,7 @@ V7_PMU_READER(pmceid0, c12, 6)
 V7_PMU_READER(pmceid1, c12, 7)
 V7_PMU_READER(pmccntr, c13, 0)
 V7_PMU_WRITER(pmccntr, c13, 0)
+V7_PMU_READER(pmxevtyper, c13, 1)
 V7_PMU_WRITER(pmxevtyper, c13, 1)
 V7_PMU_READER(pmxevcntr, c13, 2)
 V7_PMU_WRITER(pmxevcntr, c13, 2)
@@ -135,6 +136,12 @@ static void v7_write_evtype(u32 idx, u32 val)
 	pmxevtyper_write(val);
 }
 
+static u32 v7_read_evtype(u32 idx)
+{
+	v7_select(idx);
+	return pmxevtyper_read();
+}
+
 static u64 v7_read_counter(u32 idx)
 {
 	if (idx == ARMPMU_CYCLE_IDX)
@@ -170,6 +177,7 @@ const struct armpmu_ops armpmu_backend = {
 	.disable_irq = v7_disable_irq,
 	.clear_overflow = v7_clear_overflow,
 	.write_evtype = v7_write_evtype,
+	.read_evtype = v7_read_evtype,
 	.read_counter = v7_read_counter,
 	.write_counter = v7_write_counter,
 	.read_userenr = v7_read_userenr,

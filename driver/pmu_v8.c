@@ -113,6 +113,14 @@ static void v8_write_evtype(u32 idx, u32 val)
 	write_sysreg(val, pmxevtyper_el0);
 }
 
+static u32 v8_read_evtype(u32 idx)
+{
+	if (idx == ARMPMU_CYCLE_IDX)
+		return read_sysreg(pmccfiltr_el0);
+	v8_select(idx);
+	return read_sysreg(pmxevtyper_el0);
+}
+
 static u64 v8_read_counter(u32 idx)
 {
 	if (idx == ARMPMU_CYCLE_IDX)
@@ -148,6 +156,7 @@ const struct armpmu_ops armpmu_backend = {
 	.disable_irq = v8_disable_irq,
 	.clear_overflow = v8_clear_overflow,
 	.write_evtype = v8_write_evtype,
+	.read_evtype = v8_read_evtype,
 	.read_counter = v8_read_counter,
 	.write_counter = v8_write_counter,
 	.read_userenr = v8_read_userenr,

@@ -23,6 +23,12 @@
  * and its cycle counter is filtered to user mode. Capabilities are those of
  * the opener, taken at open().
  *
+ * Sharing: Linux's perf driver and others may use the same PMU. A file
+ * never touches counters someone else has enabled (EBUSY from SET_EVENT,
+ * SET_CYCLE_FILTER, SET_VALUE and START), and finds out when someone
+ * touches its own (ARMPMU_COUNTS_DISTURBED, EIO). Counts survive CPU
+ * hotplug and idle power-down of the bound CPU.
+ *
  * Errors common to every ioctl:
  *   ENOTTY  unknown ioctl number
  *   EFAULT  the argument pointer is not a valid user address
@@ -30,6 +36,7 @@
  *   EBUSY   (binding) another file owns the CPU's PMU
  *   ENXIO   the bound CPU is offline
  *   ENODEV  the CPU has no PMU this driver can use
+ *   EIO     (READ, START) someone else disturbed this file's counters; RESET
  *   ECANCELED  an administrator took the CPU's PMU from this file
  *              (ARMPMU_IOC_RELEASE): every later call but CPU_STATUS fails
  *              so; open the device again to count again
@@ -111,6 +118,12 @@ struct armpmu_value {
 /* struct armpmu_counts.flags */
 /* The counters were running when the snapshot was taken. */
 #define ARMPMU_COUNTS_RUNNING	(1U << 0)
+/*
+ * Someone else (perf, another module) stopped, reprogrammed or reset this
+ * file's counters since its last RESET: the counts are not to be trusted,
+ * and READ fails with EIO. Counting stopped when it was found.
+ */
+#define ARMPMU_COUNTS_DISTURBED	(1U << 1)
 
 struct armpmu_counts {
 	__u32 nr;		/* valid entries of events[]: num_counters */
@@ -145,7 +158,8 @@ struct armpmu_counts {
  * an undefined flag; EOPNOTSUPP for a filter on a core without
  * ARMPMU_INFO_CAN_FILTER; EACCES for kernel-mode counting without the
  * privilege; ENOENT for a common event (0x00-0x3f) that the core reports as
- * not implemented (ARMPMU_INFO_EVENTS_KNOWN); EBUSY while counting.
+ * not implemented (ARMPMU_INFO_EVENTS_KNOWN); EBUSY while counting, or if
+ * someone else (perf) has the counter enabled.
  */
 #define ARMPMU_IOC_SET_EVENT	_IOW(ARMPMU_IOC_MAGIC, 0x04, struct armpmu_event)
 
@@ -163,7 +177,9 @@ struct armpmu_counts {
  * ARMPMU_IOC_START / ARMPMU_IOC_STOP: start or stop the cycle counter and
  * every programmed event counter. Counts accumulate across START/STOP pairs
  * until RESET. EOPNOTSUPP from START for a user-mode-only file on a core
- * that cannot filter (its cycle counter would count the kernel).
+ * that cannot filter (its cycle counter would count the kernel); EBUSY if
+ * someone else (perf) has enabled one of its counters or the cycle counter;
+ * EIO if its counters were disturbed (see READ) and not RESET since.
  */
 #define ARMPMU_IOC_START	_IO(ARMPMU_IOC_MAGIC, 0x07)
 #define ARMPMU_IOC_STOP		_IO(ARMPMU_IOC_MAGIC, 0x08)
@@ -171,7 +187,9 @@ struct armpmu_counts {
 /*
  * ARMPMU_IOC_READ: snapshot the counters. read(2) with a buffer of at least
  * sizeof(struct armpmu_counts) returns the same snapshot (EINVAL for a
- * shorter one). The device cannot be written (EINVAL), mapped (ENODEV) or
+ * shorter one). Both fail with EIO when the counters were disturbed
+ * (ARMPMU_COUNTS_DISTURBED), after filling the buffer all the same; START
+ * fails so too, until RESET. The device cannot be written (EINVAL), mapped (ENODEV) or
  * seeked (ESPIPE).
  */
 #define ARMPMU_IOC_READ		_IOR(ARMPMU_IOC_MAGIC, 0x09, struct armpmu_counts)
