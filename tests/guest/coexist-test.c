@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * coexist-test: armpmu and Linux's perf on the same PMU. On the arm64
+ * boards perf's armv8_pmuv3 driver is live: a per-CPU perf event holds a
+ * counter (perf allocates from 0 up; CPU_CYCLES goes to the cycle counter)
+ * before or during a measurement. armpmu must refuse what perf holds, leave
+ * perf's counts alone, and report its own counts as disturbed when perf
+ * takes its counters. Runs as root in the guest, prints TAP.
+ *
+ *   coexist-test [--icount]
+ *
+ * perf's INST_RETIRED counts only under QEMU's -icount: without --icount,
+ * that perf kept counting is not checked.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+
+#include "devio.h"
+#include "tap.h"
+
+#define EV_INST_RETIRED		0x08
+#define EV_CPU_CYCLES		0x11
+#define SPIN			200000UL
+
+static struct armpmu_info info;
+static bool icount;
+
+/* A pinned per-CPU perf event on CPU 0 counting raw event @config. */
+static int perf_open(__u64 config, int *fd)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_RAW,
+		.size = sizeof(attr),
+		.config = config,
+		.pinned = 1,
+	};
+
+	*fd = (int)syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	return *fd < 0 ? errno : 0;
+}
+
+static uint64_t perf_count(int fd)
+{
+	uint64_t v = 0;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return 0;
+	return v;
+}
+
+static int foreign_counters(int fd, __u32 *mask)
+{
+	struct armpmu_cpu_status st = { .cpu = 0 };
+	int err = ioc(fd, ARMPMU_IOC_CPU_STATUS, &st);
+
+	*mask = st.foreign_counters;
+	return err;
+}
+
+/* perf holds counter 0, armpmu counts beside it with the top counter. */
+static void test_perf_first(void)
+{
+	__u32 top = info.num_counters - 1, mask = 0;
+	uint64_t before, after;
+	struct armpmu_counts c;
+	int pfd, fd, err;
+
+	err = perf_open(EV_INST_RETIRED, &pfd);
+	if (!tap_errno(err, 0, "perf: a per-CPU event on CPU 0 opens"))
+		return;
+	err = open_bound(0, &fd);
+	if (!tap_errno(err, 0, "armpmu binds CPU 0 beside perf")) {
+		close(pfd);
+		return;
+	}
+	err = foreign_counters(fd, &mask);
+	tap_check(!err && (mask & 1), "CPU_STATUS shows perf's counter 0 as foreign",
+		  "%s: foreign counters %#x", tap_errname(err), mask);
+	tap_errno(program(fd, 0, EV_CPU_CYCLES, 0), EBUSY,
+		  "EBUSY: SET_EVENT on the counter perf holds");
+	before = perf_count(pfd);
+	err = program(fd, top, EV_CPU_CYCLES, 0);
+	err |= measure_loop(fd, SPIN, &c);
+	after = perf_count(pfd);
+	tap_check(!err && c.events[top] > 0 && within_pct(c.events[top], c.cycles, 2) &&
+		  !(c.flags & ARMPMU_COUNTS_DISTURBED),
+		  "armpmu counts on the top counter beside perf, undisturbed",
+		  "%s: flags %#x, cycles %llu, CPU_CYCLES %llu", tap_errname(err), c.flags,
+		  (ull)c.cycles, (ull)c.events[top]);
+	if (icount)
+		tap_check(after - before > SPIN, "perf's event kept counting during armpmu's measurement",
+			  "perf read %llu then %llu", (ull)before, (ull)after);
+	else
+		tap_skip("perf's event kept counting during armpmu's measurement",
+			 "QEMU counts INST_RETIRED only with --icount");
+	tap_note("beside perf: armpmu cycles %llu; perf INST_RETIRED %llu -> %llu",
+		 (ull)c.cycles, (ull)before, (ull)after);
+	dev_close(&fd);
+	close(pfd);
+
+	/* perf's CPU_CYCLES goes to the cycle counter, which START needs. */
+	err = perf_open(EV_CPU_CYCLES, &pfd);
+	if (!tap_errno(err, 0, "perf: a per-CPU CPU_CYCLES event on CPU 0 opens"))
+		return;
+	err = open_bound(0, &fd);
+	err |= program(fd, top, EV_CPU_CYCLES, 0);
+	tap_errno(err ? err : ioc0(fd, ARMPMU_IOC_START), EBUSY,
+		  "EBUSY: START while perf holds the cycle counter");
+	before = perf_count(pfd);
+	loop_n(SPIN);
+	after = perf_count(pfd);
+	tap_check(after - before >= SPIN, "perf's cycle count is untouched by the refused START",
+		  "perf read %llu then %llu", (ull)before, (ull)after);
+	dev_close(&fd);
+	close(pfd);
+}
+
+/* perf arrives while armpmu counts on counter 0: armpmu must say so. */
+static void test_perf_during(void)
+{
+	struct armpmu_counts c;
+	__u32 mask = 0;
+	int pfd = -1, fd, err;
+
+	err = open_bound(0, &fd);
+	err |= program(fd, 0, EV_CPU_CYCLES, 0);
+	err |= ioc0(fd, ARMPMU_IOC_START);
+	loop_n(SPIN);
+	err |= read_counts(fd, &c);
+	if (!tap_errno(err, 0, "armpmu counts on counter 0 before perf comes")) {
+		dev_close(&fd);
+		return;
+	}
+	err = perf_open(EV_INST_RETIRED, &pfd);
+	tap_errno(err, 0, "perf: a per-CPU event on CPU 0 opens during the measurement");
+	loop_n(SPIN);
+	err = read_counts(fd, &c);
+	tap_check(err == EIO && (c.flags & ARMPMU_COUNTS_DISTURBED) &&
+		  !(c.flags & ARMPMU_COUNTS_RUNNING),
+		  "EIO: READ after perf took counter 0, counts flagged DISTURBED, stopped",
+		  "%s, flags %#x", tap_errname(err), c.flags);
+	tap_errno(ioc0(fd, ARMPMU_IOC_START), EIO, "EIO: START of disturbed counts");
+	err = foreign_counters(fd, &mask);
+	tap_check(!err && (mask & 1), "CPU_STATUS: counter 0 is perf's now",
+		  "%s: foreign counters %#x", tap_errname(err), mask);
+	err = ioc0(fd, ARMPMU_IOC_RESET);
+	tap_errno(err ? err : ioc0(fd, ARMPMU_IOC_START), EBUSY,
+		  "EBUSY: after RESET, START while perf holds counter 0");
+	if (pfd >= 0)
+		close(pfd);
+	err = measure_loop(fd, SPIN, &c);
+	tap_check(!err && c.events[0] > 0 && c.flags == 0,
+		  "once perf is gone: RESET, START and READ work again",
+		  "%s: flags %#x, events[0] %llu", tap_errname(err), c.flags, (ull)c.events[0]);
+	dev_close(&fd);
+}
+
+int main(int argc, char **argv)
+{
+	int fd = -1, pfd, err;
+
+	icount = argc == 2 && !strcmp(argv[1], "--icount");
+	if (argc > 2 || (argc == 2 && !icount)) {
+		fprintf(stderr, "usage: coexist-test [--icount]\n");
+		return 2;
+	}
+	tap_init();
+	err = pin(0);
+	if (!err)
+		err = dev_open(&fd);
+	if (!err)
+		err = ioc(fd, ARMPMU_IOC_INFO, &info);
+	dev_close(&fd);
+	if (!tap_errno(err, 0, "open the device and read INFO"))
+		return tap_done();
+	/* 32-bit boards: QEMU's DT gives perf no PMU there. */
+	if (perf_open(EV_INST_RETIRED, &pfd)) {
+		tap_skip("armpmu beside perf", "no perf PMU on this board (%s)",
+			 tap_errname(errno));
+	} else {
+		close(pfd);
+		test_perf_first();
+		test_perf_during();
+	}
+	test_kernel_log();
+	return tap_done();
+}
