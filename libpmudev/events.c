@@ -406,8 +406,13 @@ int pmudev_event_suggest(const char *spec, char *buf, size_t len, int max)
 					       distance(name, common_events[i].name) };
 	qsort(all, n, sizeof(all[0]), by_distance);
 
-	/* Close means: at most a third of the letters differ, or two. */
+	/*
+	 * Close means: at most a third of the letters differ (or two), and
+	 * not much further than the closest, which is likely the one meant.
+	 */
 	limit = strlen(name) / 3 > 2 ? (int)strlen(name) / 3 : 2;
+	if (all[0].distance + 1 < limit)
+		limit = all[0].distance + 1;
 	for (size_t i = 0; i < n && written < max; i++) {
 		size_t need = strlen(all[i].name) + (written ? 2 : 0);
 

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libpmudev-unit: the library's pure logic on the host, no device needed:
+ * event names with fake struct armpmu_info values for an ARMv7 core, an
+ * ARMv8.0 core that lists its events and an ARMv8.1 one, suggestions and
+ * error messages, core names, messages for errors, and the region reports'
+ * exact text. Built from the library's sources; prints TAP, exits 1 if any
+ * test failed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "tap.h"
+
+#define MIDR_A7		0x410fc075
+#define MIDR_A72	0x410fd083
+
+static const struct armpmu_info v7 = {
+	.midr = MIDR_A7,
+	.pmu_version = ARMPMU_PMUV2,
+	.num_counters = 4,
+	.flags = ARMPMU_INFO_CAN_FILTER | ARMPMU_INFO_KERNEL_ALLOWED,
+	.event_bits = 8,
+};
+
+/* Lists its events: all of 0x00-0x3f but BR_RETIRED (0x21) and 0x3f. */
+static const struct armpmu_info v8 = {
+	.midr = MIDR_A72,
+	.pmu_version = ARMPMU_PMUV3,
+	.num_counters = 6,
+	.flags = ARMPMU_INFO_CAN_FILTER | ARMPMU_INFO_EVENTS_KNOWN |
+		 ARMPMU_INFO_KERNEL_ALLOWED,
+	.event_bits = 10,
+	.common_events = ~((1ULL << 0x21) | (1ULL << 0x3f)),
+};
+
+/* ARMv8.1, unprivileged caller, 0x4000 listed but not 0x4001. */
+static const struct armpmu_info v81_user = {
+	.midr = 0x410fd0b0,
+	.pmu_version = 4,
+	.num_counters = 6,
+	.flags = ARMPMU_INFO_CAN_FILTER | ARMPMU_INFO_EVENTS_KNOWN,
+	.event_bits = 16,
+	.common_events = ~0ULL,
+	.common_events_hi = 1,
+};
+
+#define SENTINEL 0xdeadbeefU
+
+/* Parses @spec; the event is left alone on failure. */
+static int parse(const char *spec, const struct armpmu_info *info,
+		 struct pmudev_event *ev)
+{
+	ev->number = SENTINEL;
+	ev->flags = SENTINEL;
+	return pmudev_event_parse(spec, info, ev);
+}
+
+static void expect_event(const char *spec, const struct armpmu_info *info,
+			 const char *info_name, uint32_t number, uint32_t flags)
+{
+	struct pmudev_event ev;
+	char name[128];
+	int ret = parse(spec, info, &ev);
+
+	snprintf(name, sizeof(name), "parse %s (%s): %#x flags %u", spec, info_name,
+		 number, flags);
+	tap_check(!ret && ev.number == number && ev.flags == flags, name,
+		  "got %d, %#x flags %u", ret, ev.number, ev.flags);
+}
+
+static void expect_error(const char *spec, const struct armpmu_info *info,
+			 const char *info_name, int err)
+{
+	struct pmudev_event ev;
+	char name[128];
+	int ret = parse(spec, info, &ev);
+
+	snprintf(name, sizeof(name), "parse %s (%s): %s", spec, info_name,
+		 tap_errname(-err));
+	tap_check(ret == err && ev.number == SENTINEL && ev.flags == SENTINEL, name,
+		  "got %d (%s), event %#x", ret, tap_errname(-ret), ev.number);
+}
+
+static void test_common_names(void)
+{
+	struct pmudev_event ev;
+	char lower[64];
+	bool ok = true;
+	uint32_t n;
+
+	for (n = 0; n < 0x40 && ok; n++) {
+		const char *name = pmudev_event_name(n);
+		size_t i;
+
+		ok = name && pmudev_event_description(n) && !parse(name, NULL, &ev) &&
+		     ev.number == n;
+		for (i = 0; ok && name[i] && i < sizeof(lower) - 1; i++)
+			lower[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ?
+					  name[i] - 'A' + 'a' : name[i]);
+		lower[i] = '\0';
+		ok = ok && !parse(lower, NULL, &ev) && ev.number == n;
+	}
+	tap_check(ok, "every common event 0x00-0x3f parses by its name, in either case",
+		  "event %#x", n - 1);
+	tap_check(!pmudev_event_name(0x40) && !pmudev_event_description(0x40) &&
+		  !pmudev_event_name(0x4000), "no name past the common events", "%s", "");
+}
+
+static void test_aliases(void)
+{
+	expect_event("instructions", &v8, "v8", 0x08, 0);
+	expect_event("cycles", &v8, "v8", 0x11, 0);
+	expect_event("cache-references", &v8, "v8", 0x04, 0);
+	expect_event("cache-misses", &v8, "v8", 0x03, 0);
+	expect_event("branch-misses", &v8, "v8", 0x10, 0);
+	expect_event("Branch-Misses", &v8, "v8", 0x10, 0);
+	expect_event("branches", NULL, "no info", 0x21, 0);
+	/* v8 lists PC_WRITE_RETIRED but not BR_RETIRED. */
+	expect_event("branches", &v8, "v8 without BR_RETIRED", 0x0c, 0);
+	expect_event("branches", &v7, "v7", 0x0c, 0);
+	expect_event("BRANCHES:u", &v81_user, "v8.1", 0x21, ARMPMU_EXCLUDE_KERNEL);
+}
+
+static void test_raw(void)
+{
+	expect_event("0x11", NULL, "no info", 0x11, 0);
+	expect_event("0X3F", NULL, "no info", 0x3f, 0);
+	expect_event("r11", NULL, "no info", 0x11, 0);
+	expect_event("R1b", NULL, "no info", 0x1b, 0);
+	expect_event("r4000", &v81_user, "v8.1", 0x4000, ARMPMU_EXCLUDE_KERNEL);
+	expect_event("0xff", &v7, "v7", 0xff, 0);
+	/* Names that begin with R are names, not bad numbers. */
+	expect_event("REMOTE_ACCESS", NULL, "no info", 0x31, 0);
+	expect_event("remote_access_rd", NULL, "no info", 0x38, 0);
+	expect_error("0x", NULL, "no info", -EINVAL);
+	expect_error("0x1g", NULL, "no info", -EINVAL);
+	expect_error("0x100000000", NULL, "no info", -EINVAL);
+	expect_error("r", NULL, "no info", -EINVAL);
+	expect_error("rxyz", NULL, "no info", -EINVAL);
+}
+
+static void test_modifiers(void)
+{
+	expect_event("INST_RETIRED:u", &v8, "v8", 0x08, ARMPMU_EXCLUDE_KERNEL);
+	expect_event("INST_RETIRED:k", &v8, "v8", 0x08, ARMPMU_EXCLUDE_USER);
+	expect_event("INST_RETIRED:uk", &v8, "v8", 0x08, 0);
+	expect_event("INST_RETIRED:ku", &v8, "v8", 0x08, 0);
+	expect_event("INST_RETIRED", &v8, "v8, root", 0x08, 0);
+	expect_event("INST_RETIRED", &v81_user, "v8.1, user", 0x08, ARMPMU_EXCLUDE_KERNEL);
+	expect_event("INST_RETIRED", NULL, "no info", 0x08, 0);
+	/* A modifier is the caller's word; the driver judges the privilege. */
+	expect_event("INST_RETIRED:k", &v81_user, "v8.1, user", 0x08, ARMPMU_EXCLUDE_USER);
+	expect_error("INST_RETIRED:", &v8, "v8", -EINVAL);
+	expect_error("INST_RETIRED:x", &v8, "v8", -EINVAL);
+	expect_error("INST_RETIRED:uu", &v8, "v8", -EINVAL);
+	expect_error("INST_RETIRED:U", &v8, "v8", -EINVAL);
+	expect_error("INST_RETIRED:u:k", &v8, "v8", -EINVAL);
+	expect_error("INST_RETIRED:p", &v8, "v8", -EINVAL);
+}
+
+static void test_core_limits(void)
+{
+	char longname[80];
+
+	expect_error("", NULL, "no info", -EINVAL);
+	expect_error(":u", NULL, "no info", -EINVAL);
+	memset(longname, 'A', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	expect_error(longname, NULL, "no info", -EINVAL);
+	expect_error("INST_RETIRED_", NULL, "no info", -EINVAL);
+	expect_error("0x100", &v7, "v7", -ERANGE);
+	expect_error("0x400", &v8, "v8", -ERANGE);
+	expect_error("0x10000", &v81_user, "v8.1", -ERANGE);
+	expect_error("BR_RETIRED", &v8, "v8 without BR_RETIRED", -ENOENT);
+	expect_error("0x21", &v8, "v8 without BR_RETIRED", -ENOENT);
+	expect_error("r4001", &v81_user, "v8.1 without 0x4001", -ENOENT);
+	expect_event("0x3ff", &v8, "v8", 0x3ff, 0);
+	/* ARMv7 has common events 0x00-0x1d only; its raw numbers are free. */
+	expect_event("BUS_CYCLES", &v7, "v7", 0x1d, 0);
+	expect_error("CHAIN", &v7, "v7", -ENOENT);
+	expect_error("BR_RETIRED", &v7, "v7", -ENOENT);
+	expect_event("0x21", &v7, "v7", 0x21, 0);
+	expect_event("BR_RETIRED", NULL, "no info", 0x21, 0);
+}
+
+static void expect_suggest(const char *spec, int max, size_t len, const char *want)
+{
+	char buf[128], name[128];
+	int n = pmudev_event_suggest(spec, buf, len, max);
+	int commas = 0;
+
+	for (const char *p = buf; *p; p++)
+		commas += *p == ',';
+	snprintf(name, sizeof(name), "suggest %s (max %d, %zu bytes): %s", spec, max, len,
+		 *want ? want : "nothing");
+	tap_check(!strcmp(buf, want) && n == (*buf ? commas + 1 : 0), name,
+		  "got %d: '%s'", n, buf);
+}
+
+static void test_suggest(void)
+{
+	expect_suggest("INST_RETIRD", 1, 128, "INST_RETIRED");
+	expect_suggest("inst_retird", 1, 128, "INST_RETIRED");
+	expect_suggest("instructon", 1, 128, "instructions");
+	expect_suggest("cache_misses", 1, 128, "cache-misses");
+	expect_suggest("cycle", 2, 128, "cycles");
+	expect_suggest("L1D_CACHE_REFIL:u", 3, 128,
+		       "L1D_CACHE_REFILL, L1I_CACHE_REFILL, L2D_CACHE_REFILL");
+	/* ST_RETIRED is within reach, but much further than INST_RETIRED. */
+	expect_suggest("INST_RETIRD", 3, 128, "INST_RETIRED");
+	expect_suggest("xyzzy_plugh", 3, 128, "");
+	/* Only whole names: INST_RETIRED needs 13 bytes. */
+	expect_suggest("INST_RETIRD", 1, 12, "");
+	expect_suggest("INST_RETIRD", 0, 128, "");
+}
+
+static void expect_message(const char *spec, const struct armpmu_info *info,
+			   int err, const char *part)
+{
+	char buf[200], name[160];
+	int ret = pmudev_event_error(spec, info, buf, sizeof(buf));
+
+	snprintf(name, sizeof(name), "event_error %s: %s, says '%s'", spec,
+		 tap_errname(-err), part);
+	tap_check(ret == err && (*part ? strstr(buf, part) != NULL : !*buf), name,
+		  "got %d: '%s'", ret, buf);
+}
+
+static void test_messages(void)
+{
+	char small[8];
+
+	expect_message("INST_RETIRED", &v8, 0, "");
+	expect_message("INST_RETIRD", &v8, -EINVAL,
+		       "unknown event 'INST_RETIRD'; did you mean INST_RETIRED?");
+	expect_message("xyzzy_plugh", &v8, -EINVAL, "unknown event 'xyzzy_plugh'");
+	expect_message("cycles:x", &v8, -EINVAL, "bad modifier ':x' in 'cycles:x'");
+	expect_message("0x1g", &v8, -EINVAL, "bad event number in '0x1g'");
+	expect_message("", &v8, -EINVAL, "no event name");
+	expect_message("0x400", &v8, -ERANGE, "event 0x400 does not fit this core's 10-bit");
+	expect_message("BR_RETIRED", &v8, -ENOENT,
+		       "BR_RETIRED (0x21) is not implemented by this core (Cortex-A72)");
+	expect_message("CHAIN", &v7, -ENOENT, "CHAIN (0x1e) is an ARMv8 event");
+	tap_check(pmudev_event_error("xyzzy_plugh", NULL, small, sizeof(small)) == -EINVAL &&
+		  strlen(small) == sizeof(small) - 1,
+		  "event_error: a short buffer gets a truncated message", "'%s'", small);
+}
+
+static void test_core_names(void)
+{
+	tap_check(!strcmp(pmudev_core_name(MIDR_A7), "Cortex-A7") &&
+		  !strcmp(pmudev_core_name(MIDR_A72), "Cortex-A72") &&
+		  !strcmp(pmudev_core_name(0x410fd034), "Cortex-A53"),
+		  "core_name: Cortex-A7, A53, A72 from their MIDR", "%s", "");
+	tap_check(!pmudev_core_name(0x410f0000) && !pmudev_core_name(0x510fd080),
+		  "core_name: NULL for an unknown part or another implementer", "%s", "");
+}
+
+static void test_strerror(void)
+{
+	static const int ours[] = { ENOENT, EACCES, EBUSY, ENOSPC, EOPNOTSUPP, ERANGE,
+				    EALREADY, EBADFD, ECANCELED, ESRCH };
+	bool distinct = true;
+
+	for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
+		distinct &= strcmp(pmudev_strerror(-ours[i]), strerror(ours[i])) != 0;
+	tap_check(distinct, "strerror: the library's own errors get its own words", "%s", "");
+	tap_check(!strcmp(pmudev_strerror(-EINVAL), strerror(EINVAL)),
+		  "strerror: other errors get the C library's", "%s", pmudev_strerror(-EINVAL));
+}
+
+/* ---- reports ---- */
+
+static char *names[ARMPMU_MAX_COUNTERS] = {
+	[1] = "INST_RETIRED:u",
+	[3] = "r11",
+};
+
+static struct region regions[] = {
+	{ .name = "loop", .total = { .calls = 3, .cycles = 1234567,
+				     .events = { [1] = 600123, [3] = 42 } } },
+	{ .name = "a \"quoted\\\" name", .total = { .calls = 1, .cycles = UINT64_MAX,
+						     .events = { [1] = 0, [3] = 7 } } },
+};
+
+static struct region control = {
+	.name = "tab\tnl\n", .total = { .calls = 2, .cycles = 5 },
+};
+
+static const struct region_report report = {
+	.cpu = 1,
+	.core = "Cortex-A72",
+	.cycles_name = "cycles:u",
+	.used = (1U << 1) | (1U << 3),
+	.counter_name = names,
+	.region = regions,
+	.nr = 1,
+};
+
+static char *format(const struct region_report *rep, enum pmudev_format fmt, int *ret)
+{
+	char *text = NULL;
+	size_t size;
+	FILE *f = open_memstream(&text, &size);
+
+	if (!f)
+		return NULL;
+	*ret = pmudev_format_regions(rep, f, fmt);
+	fclose(f);
+	return text;
+}
+
+static void expect_text(const struct region_report *rep, enum pmudev_format fmt,
+			const char *want, const char *name)
+{
+	int ret = -1;
+	char *text = format(rep, fmt, &ret);
+
+	tap_check(!ret && text && !strcmp(text, want), name, "got %d:\n%s\nwanted:\n%s", ret,
+		  text ? text : "(null)", want);
+	free(text);
+}
+
+static void test_reports(void)
+{
+	struct region_report two = report, none = report;
+	int ret;
+	FILE *ro;
+
+	expect_text(&report, PMUDEV_FORMAT_TABLE,
+		    "region  calls  cycles:u  INST_RETIRED:u  r11\n"
+		    "loop        3   1234567          600123   42\n",
+		    "table: columns as wide as their names or numbers");
+	two.nr = 2;
+	expect_text(&two, PMUDEV_FORMAT_TABLE,
+		    "region            calls              cycles:u  INST_RETIRED:u  r11\n"
+		    "loop                  3               1234567          600123   42\n"
+		    "a \"quoted\\\" name      1  18446744073709551615               0    7\n",
+		    "table: a long name and a 20-digit count widen their columns");
+	none.nr = 0;
+	none.used = 0;
+	expect_text(&none, PMUDEV_FORMAT_TABLE, "region  calls  cycles:u\n",
+		    "table: no regions, no event counters: the header only");
+	expect_text(&two, PMUDEV_FORMAT_JSON,
+		    "{\"cpu\": 1, \"core\": \"Cortex-A72\", "
+		    "\"counters\": [\"cycles:u\", \"INST_RETIRED:u\", \"r11\"], \"regions\": [\n"
+		    "  {\"name\": \"loop\", \"calls\": 3, \"counts\": {\"cycles:u\": 1234567, "
+		    "\"INST_RETIRED:u\": 600123, \"r11\": 42}},\n"
+		    "  {\"name\": \"a \\\"quoted\\\\\\\" name\", \"calls\": 1, "
+		    "\"counts\": {\"cycles:u\": 18446744073709551615, "
+		    "\"INST_RETIRED:u\": 0, \"r11\": 7}}\n]}\n",
+		    "json: counters, regions, escaped names");
+	none.core = NULL;
+	none.region = &control;
+	none.nr = 1;
+	expect_text(&none, PMUDEV_FORMAT_JSON,
+		    "{\"cpu\": 1, \"core\": null, \"counters\": [\"cycles:u\"], \"regions\": [\n"
+		    "  {\"name\": \"tab\\u0009nl\\u000a\", \"calls\": 2, "
+		    "\"counts\": {\"cycles:u\": 5}}\n]}\n",
+		    "json: control characters escaped, unknown core");
+	none.nr = 0;
+	expect_text(&none, PMUDEV_FORMAT_JSON,
+		    "{\"cpu\": 1, \"core\": null, \"counters\": [\"cycles:u\"], "
+		    "\"regions\": []}\n",
+		    "json: no regions");
+	free(format(&report, (enum pmudev_format)9, &ret));
+	tap_errno(-ret, EINVAL, "format: -EINVAL for an unknown format");
+	ro = fopen("/dev/null", "r");
+	ret = ro ? pmudev_format_regions(&report, ro, PMUDEV_FORMAT_TABLE) : 0;
+	tap_errno(-ret, EIO, "format: -EIO when the stream fails");
+	if (ro)
+		fclose(ro);
+}
+
+static void test_mode_suffix(void)
+{
+	tap_check(!strcmp(pmudev_mode_suffix(0), "") &&
+		  !strcmp(pmudev_mode_suffix(ARMPMU_EXCLUDE_KERNEL), ":u") &&
+		  !strcmp(pmudev_mode_suffix(ARMPMU_EXCLUDE_USER), ":k"),
+		  "mode suffix: '', :u, :k", "%s", "");
+	tap_check(pmudev_spec_is_cycles("cycles") && pmudev_spec_is_cycles("CYCLES:u") &&
+		  !pmudev_spec_is_cycles("CPU_CYCLES") && !pmudev_spec_is_cycles("cycles2") &&
+		  !pmudev_spec_is_cycles(""),
+		  "only the alias cycles names the cycle counter", "%s", "");
+}
+
+int main(void)
+{
+	tap_init();
+	test_common_names();
+	test_aliases();
+	test_raw();
+	test_modifiers();
+	test_core_limits();
+	test_suggest();
+	test_messages();
+	test_core_names();
+	test_strerror();
+	test_reports();
+	test_mode_suffix();
+	return tap_done();
+}
