@@ -320,6 +320,8 @@ const char *pmudev_strerror(int err)
 		return "already done (region open, or file bound)";
 	case -EBADFD:
 		return "the handle is not bound to a CPU (PMUDEV_OPEN_UNBOUND)";
+	case -EIO:
+		return "someone else (perf?) disturbed the counters: reset them";
 	case -ECANCELED:
 		return "an administrator released this CPU's PMU (pmuctl reset)";
 	case -ESRCH:

@@ -263,7 +263,7 @@ static void test_core_names(void)
 static void test_strerror(void)
 {
 	static const int ours[] = { ENOENT, EACCES, EBUSY, ENOSPC, EOPNOTSUPP, ERANGE,
-				    EALREADY, EBADFD, ECANCELED, ESRCH };
+				    EALREADY, EBADFD, ECANCELED, ESRCH, EIO };
 	bool distinct = true;
 
 	for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
