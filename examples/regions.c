@@ -3,9 +3,9 @@
  * libpmudev's region API in a few lines: two ways to sum a matrix, each
  * wrapped in a named region, called ten times, printed as a table (or JSON
  * with --json). The order changes the code the compiler can make of the
- * loop, so the instructions retired, and on a real board the cache misses. Events come from the command line (default:
- * instructions:u); under QEMU only cycles, CPU_CYCLES and, with --icount,
- * instructions count.
+ * loop, so the instructions retired, and on a real board the cache misses.
+ * Events come from the command line (default: instructions:u); under QEMU
+ * only cycles, CPU_CYCLES and, with --icount, instructions count.
  *
  *   regions [--json] [EVENT...]
  */
