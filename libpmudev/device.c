@@ -186,15 +186,24 @@ int pmudev_set_event(struct pmudev *pmu, uint32_t event, uint32_t flags)
 	return bound_ioctl(pmu, ARMPMU_IOC_SET_EVENT, &ev);
 }
 
-int pmudev_set_divider(struct pmudev *pmu, bool every_64_cycles)
+/* The divider and the filter are kept for the cycle counter's name. */
+static int set_cycle_mode(struct pmudev *pmu, unsigned long req, uint32_t arg,
+			  bool divided, uint32_t flags)
 {
-	int err = bound_ioctl_u32(pmu, ARMPMU_IOC_SET_DIVIDER, every_64_cycles);
+	int err = bound_ioctl_u32(pmu, req, arg);
 
 	if (!err) {
-		pmu->divided = every_64_cycles;
+		pmu->divided = divided;
+		pmu->cycle_flags = flags;
 		name_cycles(pmu);
 	}
 	return err;
+}
+
+int pmudev_set_divider(struct pmudev *pmu, bool every_64_cycles)
+{
+	return set_cycle_mode(pmu, ARMPMU_IOC_SET_DIVIDER, every_64_cycles, every_64_cycles,
+			      pmu->cycle_flags);
 }
 
 int pmudev_set_value(struct pmudev *pmu, unsigned int counter, uint64_t value)
@@ -206,13 +215,7 @@ int pmudev_set_value(struct pmudev *pmu, unsigned int counter, uint64_t value)
 
 int pmudev_set_cycle_filter(struct pmudev *pmu, uint32_t flags)
 {
-	int err = bound_ioctl_u32(pmu, ARMPMU_IOC_SET_CYCLE_FILTER, flags);
-
-	if (!err) {
-		pmu->cycle_flags = flags;
-		name_cycles(pmu);
-	}
-	return err;
+	return set_cycle_mode(pmu, ARMPMU_IOC_SET_CYCLE_FILTER, flags, pmu->divided, flags);
 }
 
 int pmudev_reset(struct pmudev *pmu)

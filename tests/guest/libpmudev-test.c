@@ -988,7 +988,16 @@ static void usage(FILE *f)
 	      "[--icount]\n", f);
 }
 
-int main(int argc, char **argv)
+static const struct board *find_board(const char *name)
+{
+	for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++)
+		if (!strcmp(name, boards[i].name))
+			return &boards[i];
+	return NULL;
+}
+
+/* Sets board and icount; returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
@@ -996,31 +1005,31 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct utsname u;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++)
-				if (!strcmp(optarg, boards[i].name))
-					board = &boards[i];
-			break;
-		case 'i':
+		if (opt == 'c') {
+			board = find_board(optarg);
+		} else if (opt == 'i') {
 			icount = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
+		} else {
+			usage(opt == 'h' ? stdout : stderr);
+			return opt == 'h' ? 0 : 2;
 		}
 	}
-	if (!board || optind != argc) {
-		usage(stderr);
-		return 2;
-	}
+	if (board && optind == argc)
+		return -1;
+	usage(stderr);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct utsname u;
+	int status = parse_args(argc, argv);
+
+	if (status >= 0)
+		return status;
 	tap_init();
 	ncpus = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
 	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
