@@ -213,6 +213,10 @@ static void test_open_any(void)
 	pmudev_close(pmu);
 	tap_check(affinity_is(&start_affinity), "close: the thread's affinity is restored",
 		  "%s", "");
+	ret = pmudev_open(&pmu, cpu, PMUDEV_OPEN_NO_PIN);
+	tap_errno(err_of(ret), 0, "close: releases the CPU for the next open");
+	if (!ret)
+		pmudev_close(pmu);
 	pmudev_close(NULL);
 	tap_check(true, "close: NULL is ignored", "%s", "");
 }
@@ -251,13 +255,26 @@ static void test_open_busy(void)
 {
 	struct pmudev *first, *second, *third;
 	int ret, a = sched_getcpu();
+	cpu_set_t only_a;
 
-	/* The caller's CPU taken, the thread free to run anywhere. */
+	CPU_ZERO(&only_a);
+	CPU_SET(a, &only_a);
+	sched_setaffinity(0, sizeof(only_a), &only_a);
 	ret = pmudev_open(&first, a, PMUDEV_OPEN_NO_PIN);
-	if (!tap_errno(err_of(ret), 0, "busy: first open, the caller's CPU, not pinned"))
+	if (!tap_errno(err_of(ret), 0, "busy: first open, the caller's CPU, not pinned")) {
+		sched_setaffinity(0, sizeof(start_affinity), &start_affinity);
 		return;
+	}
 	tap_errno(err_of(pmudev_open(&third, a, 0)), EBUSY,
 		  "busy: -EBUSY for the owned CPU asked by number");
+	/* Only CPUs the thread may run on are candidates. */
+	ret = pmudev_open(&third, PMUDEV_CPU_ANY, 0);
+	tap_errno(err_of(ret), EBUSY,
+		  "busy: -EBUSY when the thread may only run on the owned CPU");
+	if (!ret)
+		pmudev_close(third);
+	/* Free to run anywhere, but still on CPU a: any must look further. */
+	sched_setaffinity(0, sizeof(start_affinity), &start_affinity);
 	tap_note("busy: CPU %d taken, the caller is on CPU %d", a, sched_getcpu());
 	ret = pmudev_open(&second, PMUDEV_CPU_ANY, 0);
 	if (ncpus == 1) {
@@ -464,8 +481,9 @@ static bool implemented(const struct armpmu_info *info, uint32_t number)
 	       (info->common_events >> number & 1);
 }
 
-static void test_event_names(const struct armpmu_info *info)
+static void test_event_names(struct pmudev *pmu)
 {
+	const struct armpmu_info *info = pmudev_info(pmu);
 	struct pmudev_event ev, ev2;
 	char msg[160], near[80];
 	int ret;
@@ -534,6 +552,11 @@ static void test_event_names(const struct armpmu_info *info)
 			  "event_error: says the event is not implemented", "%s", msg);
 		tap_note("unimplemented event tried: %s; common_events %#llx", near,
 			 (unsigned long long)info->common_events);
+		tap_errno(err_of(pmudev_add_event(pmu, near)), ENOENT,
+			  "add_event: -ENOENT for it, before the driver sees it");
+		pmudev_select(pmu, 0);
+		tap_errno(err_of(pmudev_set_event(pmu, missing, 0)), ENOENT,
+			  "set_event: the driver's -ENOENT for it passes through");
 	} else {
 		tap_errno(err_of(pmudev_event_parse("L1D_CACHE_REFILL", info, &ev)), 0,
 			  "parse: any ARMv7 event where the core lists none");
@@ -557,7 +580,7 @@ static void test_add_event(void)
 		return;
 	info = pmudev_info(pmu);
 	n = info->num_counters;
-	test_event_names(info);
+	test_event_names(pmu);
 
 	ret = pmudev_add_event(pmu, "cycles:u");
 	tap_check(ret == ARMPMU_CYCLE_COUNTER &&
