@@ -447,7 +447,8 @@ int pmudev_event_error(const char *spec, const struct armpmu_info *info,
 	describe_number(what, sizeof(what), ev.number);
 	switch (v) {
 	case EV_OK:
-		snprintf(buf, len, "%s", "");
+		if (len)
+			buf[0] = '\0';
 		break;
 	case EV_EMPTY:
 		snprintf(buf, len, "no event name in '%s'", spec);
