@@ -6,11 +6,12 @@
  * unprivileged checks, prints TAP and exits 1 if any test failed.
  *
  *   libpmudev-test --cpu cortex-a7|cortex-a15|cortex-a53|cortex-a72|max
- *                  [--icount]
+ *                  [--icount] [--compat]
  *
  * --cpu names the board, so the test knows what the core must say;
  * --icount says QEMU counts one cycle per instruction on one CPU, so
- * user-mode counts are exact and asserted as such.
+ * user-mode counts are exact and asserted as such; --compat says this is
+ * a 32-bit program on a 64-bit kernel, and checks that it is.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,7 +63,7 @@ static const struct board boards[] = {
 };
 
 static const struct board *board;
-static bool icount;
+static bool icount, compat;
 static unsigned int ncpus;
 static cpu_set_t start_affinity;
 
@@ -1008,7 +1009,7 @@ static void test_status_release(void)
 static void usage(FILE *f)
 {
 	fputs("usage: libpmudev-test --cpu cortex-a7|cortex-a15|cortex-a53|cortex-a72|max "
-	      "[--icount]\n", f);
+	      "[--icount] [--compat]\n", f);
 }
 
 static const struct board *find_board(const char *name)
@@ -1019,12 +1020,13 @@ static const struct board *find_board(const char *name)
 	return NULL;
 }
 
-/* Sets board and icount; returns -1 to go on, else the exit status. */
+/* Sets board, icount and compat; returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "icount", no_argument, NULL, 'i' },
+		{ "compat", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1035,6 +1037,8 @@ static int parse_args(int argc, char **argv)
 			board = find_board(optarg);
 		} else if (opt == 'i') {
 			icount = true;
+		} else if (opt == 'C') {
+			compat = true;
 		} else {
 			usage(opt == 'h' ? stdout : stderr);
 			return opt == 'h' ? 0 : 2;
@@ -1066,6 +1070,10 @@ int main(int argc, char **argv)
 	tap_note("libpmudev-test on %s%s, %s %s, built as %s, %u CPUs online", board->name,
 		 icount ? " (icount)" : "", u.release, u.machine, TEST_BUILD_ARCH, ncpus);
 
+	if (compat)
+		tap_check(sizeof(void *) == 4 && !strcmp(u.machine, "aarch64"),
+			  "compat: a 32-bit program on a 64-bit kernel", "%zu-byte pointers on %s",
+			  sizeof(void *), u.machine);
 	test_device_missing();
 	test_open_any();
 	test_open_specific();
