@@ -150,7 +150,7 @@ static void mark_disturbed(struct armpmu_session *s)
 	pmu->disable(ours);
 	s->running = false;
 	s->disturbed = true;
-	hrtimer_try_to_cancel(&s->poll);
+	/* The poll timer ends at its next expiry: no timer calls in idle. */
 	write_pmcr(false, false);
 	pr_notice_ratelimited("CPU%d: another user of the PMU (perf?) stopped, reprogrammed or reset armpmu's counters: counts are not trustworthy until RESET\n",
 			      s->cpu);
@@ -197,8 +197,12 @@ static int start_counting(struct armpmu_session *s)
 	s->running = true;
 	write_pmcr(s->divider, true);
 	pmu->enable(mask);
-	hrtimer_start(&s->poll, poll_period(), HRTIMER_MODE_REL_PINNED_HARD);
 	return 0;
+}
+
+static void start_polling(struct armpmu_session *s)
+{
+	hrtimer_start(&s->poll, poll_period(), HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 /* Disable first, then read: nothing counted after the stop. */
@@ -216,7 +220,10 @@ static void stop_counting(struct armpmu_session *s)
 	write_pmcr(false, false);
 }
 
-/* Counting pauses while the CPU is away (offline, or powered down in idle). */
+/*
+ * Counting pauses while the CPU is away (offline, or powered down in idle,
+ * where the poll timer cannot fire before the CPU is back).
+ */
 static void pause_counting(struct armpmu_session *s, bool check_enable)
 {
 	if (disturbed(s, check_enable)) {
@@ -225,18 +232,18 @@ static void pause_counting(struct armpmu_session *s, bool check_enable)
 	}
 	pmu->disable(active_counters(s));
 	accumulate(s);
-	hrtimer_try_to_cancel(&s->poll);
 }
 
 /* The CPU is back, its PMU reset by perf or by power-down. */
-static void resume_counting(struct armpmu_session *s)
+static bool resume_counting(struct armpmu_session *s)
 {
 	s->running = false;
-	if (start_counting(s)) {
-		s->disturbed = true;
-		pr_notice_ratelimited("CPU%d: armpmu's counters were taken while the CPU was away: counts are not trustworthy until RESET\n",
-				      s->cpu);
-	}
+	if (!start_counting(s))
+		return true;
+	s->disturbed = true;
+	pr_notice_ratelimited("CPU%d: armpmu's counters were taken while the CPU was away: counts are not trustworthy until RESET\n",
+			      s->cpu);
+	return false;
 }
 
 /* Software only: the hardware may hold someone else's counts by now. */
@@ -341,10 +348,12 @@ static void on_cpu(void *info)
 		ret = program(s);
 		break;
 	case OP_START:
-		if (s->disturbed)
-			ret = -EIO;
-		else if (!s->running)
+		ret = s->disturbed ? -EIO : 0;
+		if (!ret && !s->running) {
 			ret = start_counting(s);
+			if (!ret)
+				start_polling(s);
+		}
 		break;
 	case OP_STOP:
 		if (s->running)
@@ -392,8 +401,11 @@ void armpmu_counting_init(struct armpmu_session *s)
 /* Hotplug: on the CPU going down, interrupts off. Keep what was counted. */
 void armpmu_session_cpu_down(struct armpmu_session *s)
 {
-	if (s->running)
+	if (s->running) {
 		pause_counting(s, true);
+		/* Timers leave a dead CPU: this one must not poll elsewhere. */
+		hrtimer_try_to_cancel(&s->poll);
+	}
 	this_cpu_write(active_session, NULL);
 	s->parked = true;
 }
@@ -403,12 +415,13 @@ void armpmu_session_cpu_up(struct armpmu_session *s)
 {
 	s->parked = false;
 	this_cpu_write(active_session, s);
-	if (s->running)
-		resume_counting(s);
+	if (s->running && resume_counting(s))
+		start_polling(s);
 }
 
 /*
- * Idle power-down (CPU_PM_ENTER), on the CPU, interrupts off. Registered to
+ * Idle power-down (CPU_PM_ENTER), on the CPU, interrupts off, and maybe
+ * with timekeeping suspended (system sleep): no timer calls. Registered to
  * run after perf's callbacks: perf may have stopped its own events, and so
  * cleared E, just before.
  */

@@ -214,6 +214,61 @@ static void test_cycle_filter(int fd)
 	ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, 0);
 }
 
+/*
+ * RESET, START, a loop, a hibernation test to pm_test level @level, the
+ * loop again, STOP, READ.
+ */
+static int loop_sleep_loop(int fd, const char *level, struct armpmu_counts *c)
+{
+	int err = write_file("/sys/power/pm_test", level), werr;
+
+	err |= ioc0(fd, ARMPMU_IOC_RESET);
+	err |= ioc0(fd, ARMPMU_IOC_START);
+	loop_n(SPIN);
+	werr = write_file("/sys/power/state", "disk");
+	loop_n(SPIN);
+	err |= ioc0(fd, ARMPMU_IOC_STOP);
+	err = err ? err : read_counts(fd, c);
+	return werr ? werr : err;
+}
+
+/*
+ * A hibernation test cycle to pm_test level "core" powers the boot CPU down
+ * the way idle states do: CPU_PM_ENTER, CPU_PM_EXIT, and on arm64 perf's
+ * reset of the whole PMU at exit; the other CPUs go offline and back.
+ * Counting must survive it undisturbed, and under -icount lose no user
+ * instruction compared with a cycle that stops after freezing the tasks
+ * (level "freezer": the same user-mode path, which on arm64 costs one more
+ * user instruction than a plain write, but no power-down).
+ */
+static void test_power_cycle(int fd)
+{
+	struct armpmu_counts quiet, cycled;
+	int err;
+
+	if (access("/sys/power/pm_test", W_OK)) {
+		tap_skip("counts survive a CPU power-down cycle", "no /sys/power/pm_test");
+		return;
+	}
+	err = program(fd, 0, icount ? EV_INST_RETIRED : EV_CPU_CYCLES, EXCL_K);
+	err |= ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, EXCL_K);
+	err |= loop_sleep_loop(fd, "freezer", &quiet);
+	tap_errno(err, 0, "baseline: a loop, a hibernation test up to freezing tasks, a loop");
+	err = loop_sleep_loop(fd, "core", &cycled);
+	tap_check(!err && cycled.flags == 0 && cycled.events[0] > 0 && cycled.cycles > 0,
+		  "counts survive a CPU power-down cycle (CPU_PM_ENTER/EXIT), undisturbed",
+		  "%s: flags %#x, counter 0 %llu, cycles %llu", tap_errname(err), cycled.flags,
+		  (ull)cycled.events[0], (ull)cycled.cycles);
+	if (icount)
+		tap_check(!err && cycled.events[0] == quiet.events[0],
+			  "INST_RETIRED:u across the power-down cycle is exact",
+			  "%llu, expected %llu (error %lld)", (ull)cycled.events[0],
+			  (ull)quiet.events[0], (long long)(cycled.events[0] - quiet.events[0]));
+	tap_note("power-down cycle: counter 0 %llu, without the power-down %llu", (ull)cycled.events[0],
+		 (ull)quiet.events[0]);
+	write_file("/sys/power/pm_test", "none");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -251,6 +306,7 @@ int main(int argc, char **argv)
 	test_cycle_wrap(fd, 1);
 	test_cycle_filter(fd);
 	test_natural_wrap(fd);
+	test_power_cycle(fd);
 	if (icount)
 		test_long_exact(fd);
 	else
