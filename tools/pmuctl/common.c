@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What the subcommands share: messages, opening the device, CPU numbers. */
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "pmuctl.h"
+
+const char *subcommand = "";
+
+static void vsay(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "pmuctl %s: ", subcommand);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+	return EXIT_FAILURE;
+}
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try 'pmuctl %s --help'.\n", subcommand);
+	return EXIT_USAGE;
+}
+
+bool wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
+int possible_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	return n > 0 ? (int)n : 1;
+}
+
+bool parse_cpu(const char *arg, int *cpu)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < 0 || n >= possible_cpus())
+		return false;
+	*cpu = (int)n;
+	return true;
+}
+
+const char *group_digits(unsigned long long value, char *buf, size_t len)
+{
+	char plain[32];
+	size_t n = (size_t)snprintf(plain, sizeof(plain), "%llu", value), o = 0;
+
+	for (size_t i = 0; i < n && o + 1 < len; i++) {
+		if (i && (n - i) % 3 == 0 && o + 2 < len)
+			buf[o++] = ',';
+		buf[o++] = plain[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static void explain_access(void)
+{
+	struct group *gr;
+	struct stat st;
+
+	if (stat(DEVICE_PATH, &st)) {
+		fail("cannot open " DEVICE_PATH ": %s", strerror(errno));
+		return;
+	}
+	gr = getgrgid(st.st_gid);
+	if (!gr || st.st_gid == 0 || !(st.st_mode & S_IRGRP)) {
+		fail("permission denied: " DEVICE_PATH " is mode %04o for its owner only; an administrator can give it to a group (udev rule 60-armpmu.rules)",
+		     (unsigned int)(st.st_mode & 07777));
+		return;
+	}
+	fail("permission denied: " DEVICE_PATH " (mode %04o) is for group '%s'; ask an administrator to add you to it (usermod -aG %s USER), then log in again",
+	     (unsigned int)(st.st_mode & 07777), gr->gr_name, gr->gr_name);
+}
+
+static void explain_busy(void)
+{
+	struct armpmu_cpu_status st;
+	struct pmudev *probe;
+
+	fail("every CPU's PMU you may use is owned by another program:");
+	if (pmudev_open(&probe, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
+		return;
+	for (int cpu = 0; cpu < possible_cpus(); cpu++) {
+		if (pmudev_cpu_status(probe, cpu, &st) || !(st.flags & ARMPMU_CPU_OWNED))
+			continue;
+		struct passwd *pw = getpwuid(st.owner_uid);
+
+		fprintf(stderr, "  CPU %d: pid %u, user %s\n", cpu, st.owner_pid,
+			pw ? pw->pw_name : "?");
+	}
+	pmudev_close(probe);
+	fprintf(stderr, "  (pmuctl status shows more; an administrator can free one with pmuctl reset -C CPU)\n");
+}
+
+int open_pmu(struct pmudev **pmu, int cpu, unsigned int flags)
+{
+	int err = pmudev_open(pmu, cpu, flags);
+
+	switch (err) {
+	case 0:
+		break;
+	case -ENOENT:
+		fail(DEVICE_PATH " does not exist: the armpmu module is not loaded (pmuctl load, as root)");
+		break;
+	case -EACCES:
+	case -EPERM:
+		explain_access();
+		break;
+	case -EBUSY:
+		if (cpu == PMUDEV_CPU_ANY)
+			explain_busy();
+		else
+			fail("CPU %d's PMU is owned by another program (see pmuctl status)", cpu);
+		break;
+	case -ENXIO:
+		fail("CPU %d is offline", cpu);
+		break;
+	case -ENODEV:
+		fail("CPU %d has no PMU armpmu can use", cpu);
+		break;
+	default:
+		fail("cannot open " DEVICE_PATH ": %s", pmudev_strerror(err));
+		break;
+	}
+	return err;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* pmuctl: what the subcommands share (common.c), and the subcommands. */
+#ifndef PMUCTL_H
+#define PMUCTL_H
+
+#include <stdbool.h>
+#include <pmudev.h>
+
+/* Exit statuses, as pmuctl(1) documents them. */
+#define EXIT_USAGE	2
+
+#define DEVICE_PATH	"/dev/armpmu"
+
+/* "pmuctl SUBCOMMAND: message" on stderr; returns EXIT_FAILURE. */
+int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same, then "Try 'pmuctl SUBCOMMAND --help'."; returns EXIT_USAGE. */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The subcommand running, for messages. */
+extern const char *subcommand;
+
+/*
+ * Opens the device (see pmudev_open()). On failure, says why in words a
+ * user can act on (load the module, join the group, who holds the PMU)
+ * and returns the negative errno.
+ */
+int open_pmu(struct pmudev **pmu, int cpu, unsigned int flags);
+
+/* Parses a CPU number for -C: 0 and up, below the configured CPUs. */
+bool parse_cpu(const char *arg, int *cpu);
+/* How many CPUs the kernel may bring online. */
+int possible_cpus(void);
+
+/* "12,345,678": @value with thousands separators, in @buf. */
+const char *group_digits(unsigned long long value, char *buf, size_t len);
+
+/* Whether argv (after the subcommand) asks for --help or -h. */
+bool wants_help(int argc, char **argv);
+
+int cmd_load(int argc, char **argv);
+int cmd_unload(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
+
+#endif /* PMUCTL_H */

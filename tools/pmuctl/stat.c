@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmuctl stat: count events while a command runs, on a CPU whose PMU this
+ * process owns. The command is forked first and held on a pipe, so the
+ * counting window holds only the release, the wait and the command itself:
+ * pmuctl's own share is small and the same every run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "pmuctl.h"
+
+#define MAX_EVENTS	(ARMPMU_MAX_COUNTERS + 1)
+#define EV_INST_RETIRED	0x08
+#define EV_CPU_CYCLES	0x11
+
+struct counter {
+	unsigned int idx;	/* event counter, or ARMPMU_CYCLE_COUNTER */
+	const char *name;
+	uint32_t event;		/* what it counts, for IPC */
+	double sum, sumsq;	/* over the runs */
+};
+
+struct stat_run {
+	struct counter counters[MAX_EVENTS];
+	int ncounters;
+	int runs;
+	int status;		/* the command's, as a shell reports it */
+	bool disturbed;
+	double elapsed;		/* seconds, summed over the runs */
+};
+
+static const char *const default_events[] = { "cycles", "instructions" };
+
+static int add_events(struct pmudev *pmu, struct stat_run *run, char **specs, int nspecs)
+{
+	const struct armpmu_info *info = pmudev_info(pmu);
+	struct pmudev_event ev;
+	char why[200];
+	int idx;
+
+	for (int i = 0; i < nspecs; i++) {
+		idx = pmudev_add_event(pmu, specs[i]);
+		if (idx == -ENOSPC)
+			return fail("%d events, but CPU %d (%s) has %u event counters, and the cycle counter for 'cycles': armpmu does not multiplex; count them in several runs",
+				    nspecs, pmudev_cpu(pmu),
+				    pmudev_core_name(info->midr) ? pmudev_core_name(info->midr) : "?",
+				    info->num_counters);
+		if (idx < 0) {
+			if (pmudev_event_error(specs[i], info, why, sizeof(why)))
+				return fail("%s", why);
+			return fail("%s: %s", specs[i], pmudev_strerror(idx));
+		}
+		struct counter *c = &run->counters[run->ncounters++];
+
+		c->idx = (unsigned int)idx;
+		c->name = pmudev_counter_name(pmu, c->idx);
+		c->event = idx == ARMPMU_CYCLE_COUNTER ? EV_CPU_CYCLES :
+			   pmudev_event_parse(specs[i], info, &ev) ? 0 : ev.number;
+	}
+	return EXIT_SUCCESS;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A shell's view of a wait status: the code, or 128 + the signal. */
+static int shell_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+/* The child: wait for the go, then become the command. */
+static void child(int go, int report, char **cmd)
+{
+	char byte;
+	int err;
+
+	if (read(go, &byte, 1) != 1)
+		_exit(127);
+	execvp(cmd[0], cmd);
+	err = errno;
+	if (write(report, &err, sizeof(err)) != sizeof(err))
+		_exit(127);
+	_exit(err == ENOENT ? 127 : 126);
+}
+
+static int run_once(struct pmudev *pmu, struct stat_run *run, char **cmd)
+{
+	int go[2], report[2], status, exec_err = 0, err;
+	struct armpmu_counts counts;
+	double t0, t1;
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) || pipe2(report, O_CLOEXEC))
+		return fail("pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return fail("fork: %s", strerror(errno));
+	if (pid == 0)
+		child(go[0], report[1], cmd);
+	close(go[0]);
+	close(report[1]);
+	err = pmudev_reset(pmu);
+	t0 = now();
+	if (!err)
+		err = pmudev_start(pmu);
+	if (write(go[1], "", 1) != 1)
+		err = err ? err : -errno;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	pmudev_stop(pmu);
+	t1 = now();
+	close(go[1]);
+	if (read(report[0], &exec_err, sizeof(exec_err)) != sizeof(exec_err))
+		exec_err = 0;
+	close(report[0]);
+	if (exec_err)
+		fail("cannot run '%s': %s", cmd[0], strerror(exec_err));
+	if (err)
+		return fail("cannot count: %s", pmudev_strerror(err));
+	run->status = shell_status(status);
+	run->elapsed += t1 - t0;
+	err = pmudev_read(pmu, &counts);
+	if (err == -EIO)
+		run->disturbed = true;
+	else if (err)
+		return fail("cannot read the counts: %s", pmudev_strerror(err));
+	for (int i = 0; i < run->ncounters; i++) {
+		struct counter *c = &run->counters[i];
+		double v = (double)(c->idx == ARMPMU_CYCLE_COUNTER ? counts.cycles :
+							       counts.events[c->idx]);
+
+		c->sum += v;
+		c->sumsq += v * v;
+	}
+	run->runs++;
+	return EXIT_SUCCESS;
+}
+
+static double mean(const struct stat_run *run, const struct counter *c)
+{
+	return c->sum / run->runs;
+}
+
+/* The sample standard deviation over the runs, relative to the mean, in %. */
+static double rel_stddev(const struct stat_run *run, const struct counter *c)
+{
+	double m = mean(run, c), var;
+
+	if (run->runs < 2 || m == 0)
+		return 0;
+	var = (c->sumsq - run->runs * m * m) / (run->runs - 1);
+	return var > 0 ? sqrt(var) / m * 100 : 0;
+}
+
+/* Instructions per cycle, or a negative value if not both were counted. */
+static double ipc(const struct stat_run *run)
+{
+	double cycles = -1, insns = -1;
+
+	for (int i = 0; i < run->ncounters; i++) {
+		const struct counter *c = &run->counters[i];
+
+		if (c->event == EV_CPU_CYCLES && cycles < 0)
+			cycles = mean(run, c);
+		else if (c->event == EV_INST_RETIRED && insns < 0)
+			insns = mean(run, c);
+	}
+	return cycles > 0 && insns >= 0 ? insns / cycles : -1;
+}
+
+static void print_table(FILE *out, const struct stat_run *run, struct pmudev *pmu, char **cmd)
+{
+	const char *core = pmudev_core_name(pmudev_info(pmu)->midr);
+	char digits[32];
+	double r = ipc(run);
+
+	fprintf(out, "\n Performance counter stats for '");
+	for (char **a = cmd; *a; a++)
+		fprintf(out, "%s%s", a == cmd ? "" : " ", *a);
+	fprintf(out, "'");
+	if (run->runs > 1)
+		fprintf(out, " (%d runs", run->runs);
+	fprintf(out, "%sCPU %d, %s)%s:\n\n", run->runs > 1 ? ", " : " (", pmudev_cpu(pmu),
+		core ? core : "unknown core", "");
+	for (int i = 0; i < run->ncounters; i++) {
+		const struct counter *c = &run->counters[i];
+		char note[48] = "";
+
+		if (c->event == EV_INST_RETIRED && r >= 0 && !run->disturbed)
+			snprintf(note, sizeof(note), " #  %6.2f  insn per cycle", r);
+		if (run->runs > 1 && !run->disturbed)
+			snprintf(note + strlen(note), sizeof(note) - strlen(note), "  ( +- %5.2f%% )",
+				 rel_stddev(run, c));
+		fprintf(out, " %18s      %-*s%s\n", run->disturbed ? "<not trustworthy>" :
+			group_digits((unsigned long long)llround(mean(run, c)), digits, sizeof(digits)),
+			note[0] ? 24 : 0, c->name, note);
+	}
+	fprintf(out, "\n %18.9f seconds time elapsed%s\n\n", run->elapsed / run->runs,
+		run->runs > 1 ? " (mean)" : "");
+	if (run->disturbed)
+		fprintf(out, " Another user of the PMU (perf?) took or reset these counters during the run:\n"
+			     " the counts are not trustworthy. See pmuctl status.\n\n");
+	if (run->status)
+		fprintf(out, " The command exited with status %d.\n\n", run->status);
+}
+
+static void print_separated(FILE *out, const struct stat_run *run, const char *sep)
+{
+	for (int i = 0; i < run->ncounters; i++) {
+		const struct counter *c = &run->counters[i];
+
+		if (run->disturbed)
+			fprintf(out, "<not trustworthy>%s%s", sep, c->name);
+		else
+			fprintf(out, "%llu%s%s", (unsigned long long)llround(mean(run, c)), sep,
+				c->name);
+		if (run->runs > 1)
+			fprintf(out, "%s%.2f%%", sep, rel_stddev(run, c));
+		fputc('\n', out);
+	}
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", *s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void print_json(FILE *out, const struct stat_run *run, struct pmudev *pmu, char **cmd)
+{
+	const char *core = pmudev_core_name(pmudev_info(pmu)->midr);
+	double r = ipc(run);
+
+	fprintf(out, "{\"command\": [");
+	for (char **a = cmd; *a; a++) {
+		fprintf(out, "%s", a == cmd ? "" : ", ");
+		json_string(out, *a);
+	}
+	fprintf(out, "], \"cpu\": %d, \"core\": ", pmudev_cpu(pmu));
+	json_string(out, core ? core : "unknown");
+	fprintf(out, ", \"runs\": %d, \"status\": %d, \"elapsed_s\": %.9f, \"trustworthy\": %s, \"counters\": [",
+		run->runs, run->status, run->elapsed / run->runs, run->disturbed ? "false" : "true");
+	for (int i = 0; i < run->ncounters; i++) {
+		const struct counter *c = &run->counters[i];
+
+		fprintf(out, "%s{\"event\": ", i ? ", " : "");
+		json_string(out, c->name);
+		if (run->disturbed)
+			fprintf(out, ", \"value\": null");
+		else
+			fprintf(out, ", \"value\": %llu", (unsigned long long)llround(mean(run, c)));
+		fprintf(out, ", \"rsd_percent\": %.2f}", rel_stddev(run, c));
+	}
+	fprintf(out, "]");
+	if (r >= 0 && !run->disturbed)
+		fprintf(out, ", \"ipc\": %.4f", r);
+	fprintf(out, "}\n");
+}
+
+static void usage(void)
+{
+	printf("Usage: pmuctl stat [-e EVENT[,EVENT...]]... [-r N] [-x SEP | --json]\n"
+	       "                   [-C CPU] [-o FILE] -- COMMAND [ARGS...]\n\n"
+	       "Runs COMMAND on a CPU whose PMU pmuctl owns, pinned there, and prints\n"
+	       "what the events counted (default: cycles,instructions), IPC when both\n"
+	       "are counted, and the elapsed time, on stderr (-o: in FILE).\n\n"
+	       "  -e, --event EVENTS  event names (pmuctl list), perf aliases, raw 0x11 or r11,\n"
+	       "                      with :u (user mode) or :k (kernel mode); repeatable\n"
+	       "  -r, --repeat N      run N times: means, and the relative standard deviation\n"
+	       "  -x, --field-separator SEP\n"
+	       "                      one line per event: VALUE SEP EVENT [SEP RSD%%]\n"
+	       "      --json          one JSON object\n"
+	       "  -C, --cpu CPU       count on CPU (default: this CPU, or another free one)\n"
+	       "  -o, --output FILE   write the counts to FILE\n\n"
+	       "More events than the CPU has counters is refused: no multiplexing.\n"
+	       "Exit status: COMMAND's (128+N if killed by signal N), or 1 if pmuctl\n"
+	       "failed or the counts are not trustworthy, 2 for a usage error.\n");
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *specs[MAX_EVENTS + 1], *sep = NULL, *output = NULL, *tok, *save, *end;
+	struct stat_run run = { .runs = 0 };
+	int opt, nspecs = 0, repeat = 1, cpu = PMUDEV_CPU_ANY, ret;
+	struct pmudev *pmu;
+	bool json = false;
+	FILE *out = stderr;
+
+	while ((opt = getopt_long(argc, argv, "+e:r:x:C:o:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				if (nspecs > MAX_EVENTS)
+					return usage_error("too many events");
+				specs[nspecs++] = tok;
+			}
+			break;
+		case 'r':
+			errno = 0;
+			repeat = (int)strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || repeat < 1 || repeat > 100000)
+				return usage_error("-r needs a count from 1 to 100000, not '%s'", optarg);
+			break;
+		case 'x':
+			sep = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'C':
+			if (!parse_cpu(optarg, &cpu))
+				return usage_error("no CPU '%s'", optarg);
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			usage();
+			return EXIT_SUCCESS;
+		default:
+			return usage_error("unknown option");
+		}
+	}
+	if (optind == argc)
+		return usage_error("no command to run");
+	if (sep && json)
+		return usage_error("-x and --json do not go together");
+	if (!nspecs) {
+		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
+			specs[nspecs++] = (char *)default_events[i];
+	}
+	if (output && !(out = fopen(output, "we")))
+		return fail("%s: %s", output, strerror(errno));
+	if (open_pmu(&pmu, cpu, 0)) {
+		ret = EXIT_FAILURE;
+		goto close_out;
+	}
+	ret = add_events(pmu, &run, specs, nspecs);
+	for (int i = 0; i < repeat && ret == EXIT_SUCCESS; i++)
+		ret = run_once(pmu, &run, argv + optind);
+	if (run.runs) {
+		if (json)
+			print_json(out, &run, pmu, argv + optind);
+		else if (sep)
+			print_separated(out, &run, sep);
+		else
+			print_table(out, &run, pmu, argv + optind);
+		ret = run.status ? run.status : run.disturbed ? EXIT_FAILURE : ret;
+	}
+	pmudev_close(pmu);
+close_out:
+	if (out != stderr)
+		fclose(out);
+	return ret;
+}
