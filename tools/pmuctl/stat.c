@@ -32,6 +32,9 @@ struct counter {
 struct stat_run {
 	struct counter counters[MAX_EVENTS];
 	int ncounters;
+	/* Default events this core does not implement, shown as such. */
+	const char *unsupported[MAX_EVENTS];
+	int nunsupported;
 	int runs;
 	int status;		/* the command's, as a shell reports it */
 	bool disturbed;
@@ -40,7 +43,13 @@ struct stat_run {
 
 static const char *const default_events[] = { "cycles", "instructions" };
 
-static int add_events(struct pmudev *pmu, struct stat_run *run, char **specs, int nspecs)
+/*
+ * Programs the events. The default ones a core does not implement (QEMU's
+ * boards count instructions only with -icount) are listed as not supported
+ * rather than failing: the user did not ask for them.
+ */
+static int add_events(struct pmudev *pmu, struct stat_run *run, char **specs, int nspecs,
+		      bool defaults)
 {
 	const struct armpmu_info *info = pmudev_info(pmu);
 	struct pmudev_event ev;
@@ -54,6 +63,13 @@ static int add_events(struct pmudev *pmu, struct stat_run *run, char **specs, in
 				    nspecs, pmudev_cpu(pmu),
 				    pmudev_core_name(info->midr) ? pmudev_core_name(info->midr) : "?",
 				    info->num_counters);
+		if (idx == -ENOENT && defaults) {
+			run->unsupported[run->nunsupported++] = specs[i];
+			continue;
+		}
+		if (idx == -EACCES)
+			return fail("%s: counting kernel mode needs CAP_PERFMON or CAP_SYS_ADMIN; count user mode with :u",
+				    specs[i]);
 		if (idx < 0) {
 			if (pmudev_event_error(specs[i], info, why, sizeof(why)))
 				return fail("%s", why);
@@ -213,6 +229,8 @@ static void print_table(FILE *out, const struct stat_run *run, struct pmudev *pm
 			group_digits((unsigned long long)llround(mean(run, c)), digits, sizeof(digits)),
 			note[0] ? 24 : 0, c->name, note);
 	}
+	for (int i = 0; i < run->nunsupported; i++)
+		fprintf(out, " %18s      %s\n", "<not supported>", run->unsupported[i]);
 	fprintf(out, "\n %18.9f seconds time elapsed%s\n\n", run->elapsed / run->runs,
 		run->runs > 1 ? " (mean)" : "");
 	if (run->disturbed)
@@ -319,7 +337,7 @@ int cmd_stat(int argc, char **argv)
 	struct stat_run run = { .runs = 0 };
 	int opt, nspecs = 0, repeat = 1, cpu = PMUDEV_CPU_ANY, ret;
 	struct pmudev *pmu;
-	bool json = false;
+	bool json = false, defaults;
 	FILE *out = stderr;
 
 	while ((opt = getopt_long(argc, argv, "+e:r:x:C:o:h", opts, NULL)) != -1) {
@@ -361,7 +379,8 @@ int cmd_stat(int argc, char **argv)
 		return usage_error("no command to run");
 	if (sep && json)
 		return usage_error("-x and --json do not go together");
-	if (!nspecs) {
+	defaults = !nspecs;
+	if (defaults) {
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
 			specs[nspecs++] = (char *)default_events[i];
 	}
@@ -371,7 +390,7 @@ int cmd_stat(int argc, char **argv)
 		ret = EXIT_FAILURE;
 		goto close_out;
 	}
-	ret = add_events(pmu, &run, specs, nspecs);
+	ret = add_events(pmu, &run, specs, nspecs, defaults);
 	for (int i = 0; i < repeat && ret == EXIT_SUCCESS; i++)
 		ret = run_once(pmu, &run, argv + optind);
 	if (run.runs) {

@@ -1,0 +1,203 @@
+#!/bin/sh
+# pmuctl-test: every pmuctl subcommand, succeeding and failing, in a guest
+# (busybox sh, as root, armpmu loaded, pmuctl on PATH). Prints TAP; exits 1
+# if a test failed.
+#
+#   sh pmuctl-test.sh --cpu cortex-a7|cortex-a15|cortex-a53|cortex-a72 [--icount]
+#
+# --icount: QEMU counts exactly; stat's counts of a known loop are then
+# checked to the instruction.
+
+cpu='' icount=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--cpu) cpu=$2; shift 2 ;;
+	--icount) icount=1; shift ;;
+	*) echo "usage: pmuctl-test.sh --cpu CPU [--icount]" >&2; exit 2 ;;
+	esac
+done
+case $cpu in
+cortex-a7) core=Cortex-A7 counters=4 ;;
+cortex-a15) core=Cortex-A15 counters=6 ;;
+cortex-a53) core=Cortex-A53 counters=6 ;;
+cortex-a72) core=Cortex-A72 counters=6 ;;
+*) echo "pmuctl-test: unknown CPU '$cpu'" >&2; exit 2 ;;
+esac
+
+n=0 failed=0 out=/tmp/pmuctl-test.out
+ncpus=$(nproc)
+
+# expect STATUS PATTERN DESCRIPTION COMMAND...: COMMAND exits with STATUS
+# and its output (stdout and stderr) matches the extended regex PATTERN.
+expect() {
+	want=$1 pattern=$2 desc=$3
+	shift 3
+	"$@" >"$out" 2>&1
+	got=$?
+	n=$((n + 1))
+	if [ "$got" = "$want" ] && grep -Eq -- "$pattern" "$out"; then
+		echo "ok $n - $desc"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $desc"
+		echo "# exit status $got (expected $want), output (expected /$pattern/):"
+		head -n 15 "$out" | sed 's/^/#   /'
+	fi
+}
+
+# check DESCRIPTION TEST...: a plain test.
+check() {
+	desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $desc"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $desc"
+	fi
+}
+
+# absent PATTERN FILE: no line of FILE matches the extended regex.
+absent() { ! grep -Eq -- "$1" "$2"; }
+
+as_lab() { su -s /bin/sh lab -c "$*"; }
+as_guest() { su -s /bin/sh guest -c "$*"; }
+
+# Without udev, the node is root's only: make it what 60-armpmu.rules makes.
+device_for_group() {
+	chgrp armpmu /dev/armpmu && chmod 0660 /dev/armpmu
+}
+device_for_group
+
+# ---- help and usage ----
+expect 0 'stat' "pmuctl --help lists the subcommands" pmuctl --help
+expect 0 '^pmuctl [0-9]' "pmuctl --version" pmuctl --version
+for sub in load unload status info list stat reset; do
+	expect 0 "Usage: pmuctl $sub" "pmuctl $sub --help" pmuctl $sub --help
+done
+expect 2 "unknown subcommand 'frobnicate'" "an unknown subcommand is a usage error" pmuctl frobnicate
+expect 2 'no command to run' "stat without a command is a usage error" pmuctl stat
+expect 2 "-r needs a count" "stat -r 0 is a usage error" pmuctl stat -r 0 -- true
+expect 2 "no CPU '99'" "stat -C 99 is a usage error" pmuctl stat -C 99 -- true
+
+# ---- info, list, status ----
+expect 0 "^0 +$core +0x410f" "info names the core from MIDR" pmuctl info
+expect 0 " $counters +yes" "info: $counters counters, filtering" pmuctl info
+expect 0 'CPU_CYCLES +0x0011' "list shows CPU_CYCLES" pmuctl list
+if [ "$counters" = 4 ] || [ "$cpu" = cortex-a15 ]; then
+	expect 0 "architecture's common events" "list says the ARMv7 core cannot tell" pmuctl list
+else
+	expect 0 'the common events it implements' "list gives what the ARMv8 core implements" pmuctl list
+	check "list leaves out what the core does not implement" absent L1D_CACHE_REFILL "$out"
+fi
+expect 0 'armpmu loaded, 0 open files, poll_ms=50' "status: the module and its parameter" pmuctl status
+expect 0 'group armpmu, mode 0660' "status: the device's group and mode" pmuctl status
+expect 0 '^0 +online +- +clear +none' "status: CPU 0 online, free" pmuctl status
+
+# ---- stat ----
+expect 0 '[0-9] +instructions|<not supported> +instructions' \
+	"stat counts cycles and instructions by default" pmuctl stat -- true
+check "  cycles too" grep -Eq '^ +[0-9,]+ +cycles' "$out"
+expect 0 'seconds time elapsed' "stat prints the elapsed time" pmuctl stat -- true
+expect 0 '^ +[0-9,]+ +cycles:u$' "lab: stat's cycles are user mode only (:u)" as_lab pmuctl stat -- true
+expect 1 'did you mean.*instructions' "a typo gets the closest names" pmuctl stat -e instructons -- true
+expect 1 'did you mean.*L1D_CACHE_REFILL' "a typoed architectural name too" pmuctl stat -e L1D_CACHE_REFIL -- true
+too_many=CPU_CYCLES
+i=0
+while [ $i -lt "$counters" ]; do
+	too_many=$too_many,CPU_CYCLES
+	i=$((i + 1))
+done
+expect 1 'has '"$counters"' event counters.*does not multiplex' \
+	"$((counters + 1)) events on $counters counters are refused" pmuctl stat -e $too_many -- true
+expect 3 'exited with status 3' "a failing command: counts printed, its status returned" \
+	pmuctl stat -e CPU_CYCLES -- sh -c 'exit 3'
+check "  and the counts are there" grep -Eq '^ +[0-9,]+ +CPU_CYCLES' "$out"
+expect 137 'CPU_CYCLES' "a command killed by SIGKILL: 128 + 9" pmuctl stat -e CPU_CYCLES -- sh -c 'kill -9 $$'
+expect 127 "cannot run 'no-such-command'" "a command that does not exist: 127" pmuctl stat -- no-such-command
+expect 0 '^[0-9]+;CPU_CYCLES$' "-x';' prints VALUE;EVENT" pmuctl stat -x';' -e CPU_CYCLES -- true
+expect 0 '^[0-9]+,cycles,[0-9.]+%$' "-x, with -r 3 adds the relative standard deviation" \
+	pmuctl stat -x, -r 3 -e cycles -- true
+expect 0 '^\{"command": \["true"\], .*"counters": \[\{"event": "cycles".*\}\]\}$' \
+	"--json prints one JSON object" pmuctl stat --json -e cycles -- true
+expect 0 '\(3 runs, CPU' "-r 3: the table says 3 runs" pmuctl stat -r 3 -- true
+check "  and gives each count's relative standard deviation" grep -Eq '\( \+- +[0-9.]+% \)$' "$out"
+pmuctl stat -o /tmp/counts -- true >"$out" 2>&1
+status=$?
+check "-o writes the counts to a file, nothing to the terminal" test $status = 0 -a ! -s "$out"
+check "  and the file has them" grep -q 'seconds time elapsed' /tmp/counts
+expect 1 'counting kernel mode needs CAP_PERFMON' "lab cannot count kernel mode (:k)" \
+	as_lab pmuctl stat -e CPU_CYCLES:k -- true
+if [ "$ncpus" -gt 1 ]; then
+	expect 0 '\(CPU 1, ' "-C 1 counts on CPU 1" pmuctl stat -C 1 -- true
+fi
+
+# ---- permissions ----
+expect 1 "for group 'armpmu'; ask an administrator to add you" \
+	"guest (not in the group): the message names the group" as_guest pmuctl stat -- true
+expect 1 "group 'armpmu'" "guest: info says the same" as_guest pmuctl info
+
+# ---- a busy CPU, and reset ----
+pmuctl stat -C 0 -e CPU_CYCLES -- sleep 4 >/tmp/holder.out 2>&1 &
+holder=$!
+sleep 1
+expect 0 '^0 +online +pid [0-9]+ \(pmuctl\), user root' "status shows who owns CPU 0" pmuctl status
+expect 1 "CPU 0's PMU is owned by another program" "stat -C 0 on the owned CPU is refused" \
+	pmuctl stat -C 0 -- true
+if [ "$ncpus" -gt 1 ]; then
+	expect 0 '\(CPU 1, ' "without -C, stat falls back to a free CPU" pmuctl stat -- true
+else
+	expect 1 'every CPU.s PMU you may use is owned.*' "one CPU, owned: stat names the owner" \
+		pmuctl stat -- true
+fi
+expect 1 'in use \(' "unload is refused while a file is open" pmuctl unload
+expect 1 'only an administrator' "lab may not reset a CPU" as_lab pmuctl reset -C 0
+expect 0 'CPU 0: PMU released from pid [0-9]+ \(uid 0\)' "root resets CPU 0" pmuctl reset -C 0
+wait $holder
+holder_status=$?
+check "the released owner fails (status $holder_status)" [ "$holder_status" = 1 ]
+check "  saying an administrator released its PMU" grep -q 'administrator released' /tmp/holder.out
+expect 0 'no one owns its PMU' "reset of a free CPU says so" pmuctl reset -C 0
+expect 0 '^0 +online +- ' "after reset, CPU 0 is free" pmuctl status
+
+# ---- unload and load ----
+expect 0 'armpmu unloaded' "unload" pmuctl unload
+check "/dev/armpmu is gone" [ ! -e /dev/armpmu ]
+expect 0 'armpmu is not loaded' "status says the module is not loaded" pmuctl status
+expect 1 'module is not loaded \(pmuctl load' "stat without the module says to load it" pmuctl stat -- true
+expect 1 'armpmu is not loaded' "unload of an unloaded module" pmuctl unload
+expect 1 'only root may load' "lab cannot load the module" as_lab pmuctl load poll_ms=20
+expect 2 "armpmu has no parameter 'bogus' \(it has: poll_ms\)" "an unknown parameter is refused" \
+	pmuctl load bogus=1
+expect 2 'PARAM=VALUE' "a parameter without a value is refused" pmuctl load poll_ms
+expect 1 'out of range' "poll_ms=500 is refused by the module" pmuctl load poll_ms=500
+release=$(uname -r)
+mv "/lib/modules/$release" /lib/modules/hidden
+expect 1 "module is not installed for kernel" "a missing module is named" pmuctl load
+mv /lib/modules/hidden "/lib/modules/$release"
+expect 0 'armpmu loaded with poll_ms=20' "load poll_ms=20" pmuctl load poll_ms=20
+check "  and the parameter took" [ "$(cat /sys/module/armpmu/parameters/poll_ms)" = 20 ]
+expect 0 'already loaded' "load of a loaded module says so" pmuctl load
+expect 1 'unload it first' "load with other parameters while loaded is refused" pmuctl load poll_ms=30
+device_for_group
+
+# ---- exact counts ----
+if [ -n "$icount" ]; then
+	a=$(pmuctl stat -x, -e instructions:u -- spin 100000 2>&1 | cut -d, -f1)
+	b=$(pmuctl stat -x, -e instructions:u -- spin 300000 2>&1 | cut -d, -f1)
+	echo "# spin 100000: $a, spin 300000: $b instructions:u"
+	check "stat -x, instructions:u: two runs differ by exactly the loop's 400000 instructions" \
+		[ "$((b - a))" = 400000 ]
+	c=$(pmuctl stat -x, -e instructions:u -- spin 100000 2>&1 | cut -d, -f1)
+	check "the same run twice counts the same ($a, $c)" [ "$a" = "$c" ]
+fi
+
+# ---- the kernel log ----
+dmesg >"$out"
+check "dmesg has no WARNING, BUG, Oops or scheduling while atomic" \
+	absent 'WARNING:|BUG:|Oops|Internal error|Call trace|scheduling while atomic' "$out"
+
+echo "1..$n"
+echo "# $n tests, $failed failed"
+[ "$failed" = 0 ]
