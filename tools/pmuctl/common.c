@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What the subcommands share: messages, opening the device, CPU numbers. */
 #include <errno.h>
+#include <getopt.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -48,6 +49,33 @@ bool wants_help(int argc, char **argv)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return true;
 	return false;
+}
+
+int parse_cpu_option(int argc, char **argv, int *cpu, const char *help)
+{
+	static const struct option opts[] = {
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "C:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'C':
+			if (!parse_cpu(optarg, cpu))
+				return usage_error("no CPU '%s'", optarg);
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return EXIT_SUCCESS;
+		default:
+			return usage_error("unknown option");
+		}
+	}
+	if (optind != argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	return -1;
 }
 
 int possible_cpus(void)

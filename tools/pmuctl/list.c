@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pmuctl list: the common events a CPU implements, by name. */
-#include <getopt.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,38 +32,25 @@ static void list_range(const struct armpmu_info *info, bool known, unsigned int 
 	}
 }
 
+static const char list_help[] =
+	"Usage: pmuctl list [-C CPU]\n\n"
+	"The common events CPU (default: this one) implements, with their\n"
+	"number and meaning. Cores that do not say which they implement\n"
+	"(ARMv7) get the architecture's list, marked as such. perf's\n"
+	"aliases (cycles, instructions, cache-references, cache-misses,\n"
+	"branches, branch-misses) and raw numbers (0x11, r11) work too.\n";
+
 int cmd_list(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct armpmu_cpu_status st;
 	struct pmudev *pmu;
-	int opt, cpu = -1, err;
+	int cpu = -1, ret, err;
+	const char *core;
 	bool known;
 
-	while ((opt = getopt_long(argc, argv, "C:h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'C':
-			if (!parse_cpu(optarg, &cpu))
-				return usage_error("no CPU '%s'", optarg);
-			break;
-		case 'h':
-			printf("Usage: pmuctl list [-C CPU]\n\n"
-			       "The common events CPU (default: this one) implements, with their\n"
-			       "number and meaning. Cores that do not say which they implement\n"
-			       "(ARMv7) get the architecture's list, marked as such. perf's\n"
-			       "aliases (cycles, instructions, cache-references, cache-misses,\n"
-			       "branches, branch-misses) and raw numbers (0x11, r11) work too.\n");
-			return EXIT_SUCCESS;
-		default:
-			return usage_error("unknown option");
-		}
-	}
-	if (optind != argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+	ret = parse_cpu_option(argc, argv, &cpu, list_help);
+	if (ret >= 0)
+		return ret;
 	if (cpu < 0)
 		cpu = sched_getcpu();
 	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
@@ -76,7 +62,8 @@ int cmd_list(int argc, char **argv)
 	if (!(st.flags & ARMPMU_CPU_USABLE))
 		return fail("CPU %d has no PMU armpmu can use", cpu);
 	known = st.info.flags & ARMPMU_INFO_EVENTS_KNOWN;
-	printf("CPU %d (%s): %s\n", cpu, pmudev_core_name(st.info.midr) ? pmudev_core_name(st.info.midr) : "unknown core",
+	core = pmudev_core_name(st.info.midr);
+	printf("CPU %d (%s): %s\n", cpu, core ? core : "unknown core",
 	       known ? "the common events it implements" :
 		       "the architecture's common events (this core does not say which it implements)");
 	list_range(&st.info, known, 0, COMMON_LAST);

@@ -34,6 +34,12 @@ int possible_cpus(void);
 /* "12,345,678": @value with thousands separators, in @buf. */
 const char *group_digits(unsigned long long value, char *buf, size_t len);
 
+/*
+ * Parses the options of a subcommand that takes only [-C CPU]: returns -1
+ * to go on, or the exit status to return (after @help, or a usage error).
+ */
+int parse_cpu_option(int argc, char **argv, int *cpu, const char *help);
+
 /* Whether argv (after the subcommand) asks for --help or -h. */
 bool wants_help(int argc, char **argv);
 

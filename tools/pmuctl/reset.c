@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pmuctl reset: an administrator takes a CPU's PMU back from its owner. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -30,34 +29,20 @@ static int release(struct pmudev *pmu, int cpu, bool quiet_if_free)
 	}
 }
 
+static const char reset_help[] =
+	"Usage: pmuctl reset [-C CPU]\n\n"
+	"Stops and zeroes the counters of CPU (default: every CPU) and takes\n"
+	"its PMU from the program that owns it, which then gets ECANCELED.\n"
+	"Needs CAP_SYS_ADMIN.\n";
+
 int cmd_reset(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct pmudev *pmu;
-	int opt, cpu = -1, ret = EXIT_SUCCESS;
+	int cpu = -1, ret;
 
-	while ((opt = getopt_long(argc, argv, "C:h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'C':
-			if (!parse_cpu(optarg, &cpu))
-				return usage_error("no CPU '%s'", optarg);
-			break;
-		case 'h':
-			printf("Usage: pmuctl reset [-C CPU]\n\n"
-			       "Stops and zeroes the counters of CPU (default: every CPU) and takes\n"
-			       "its PMU from the program that owns it, which then gets ECANCELED.\n"
-			       "Needs CAP_SYS_ADMIN.\n");
-			return EXIT_SUCCESS;
-		default:
-			return usage_error("unknown option");
-		}
-	}
-	if (optind != argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+	ret = parse_cpu_option(argc, argv, &cpu, reset_help);
+	if (ret >= 0)
+		return ret;
 	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
 		return EXIT_FAILURE;
 	if (cpu >= 0) {

@@ -92,7 +92,7 @@ static void describe_counters(unsigned int mask, char *buf, size_t len)
 static int cpu_table(void)
 {
 	struct armpmu_cpu_status st;
-	char owner[128], counters[64], others[96];
+	char owner[128], counters[64], others[128];
 	struct pmudev *pmu;
 	int err;
 
