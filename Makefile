@@ -4,6 +4,10 @@
 #                           the library and programs for this machine
 #   make demo               boot an emulated Raspberry Pi 2-class board and measure
 #   make check              every test: host checks and all emulated boards
+#   make install            module (KVER, default: KDIR's), library, header, .pc,
+#                           pmuctl, man pages, udev rule, group, modules-load
+#                           file; DESTDIR and PREFIX (default /usr/local) honoured
+#   make uninstall          the same, removed
 #   make guest-userland GUEST_ARCH=armhf|arm64
 #                           cross-build what the emulated boards install
 #   make userland TARGET=host|armhf|arm64
@@ -65,7 +69,8 @@ KMOD_CPPFLAGS := -I$(KMOD_SYSROOT)/usr/include
 KMOD_LDFLAGS := -L$(KMOD_SYSROOT)/usr/lib/$(TRIPLET_$(TARGET)) -Wl,-rpath-link,$(KMOD_LIBDIRS)
 endif
 
-.PHONY: all modules userland guest-userland check demo clean
+.PHONY: all modules userland guest-userland check demo clean install uninstall \
+	install-module install-userland install-system
 
 all: modules userland
 
@@ -93,10 +98,13 @@ $(LIB_STATIC): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(LIB_PC): libpmudev/libpmudev.pc.in
+$(LIB_PC): libpmudev/libpmudev.pc.in FORCE
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(PREFIX)/lib|' \
-		-e 's|@INCLUDEDIR@|$(PREFIX)/include|' -e 's|@VERSION@|$(VERSION)|' $< >$@
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< >$@
+
+# The .pc file depends on PREFIX, which make cannot see change.
+FORCE:
 
 $(OUT)/obj/pmuctl/%.o: tools/pmuctl/%.c $(PMUCTL_HDRS)
 	@mkdir -p $(@D)
@@ -113,6 +121,65 @@ vpath %.c tests/guest examples
 $(OUT)/bin/%: %.c $(PROG_HDRS) $(LIB_STATIC)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CPPFLAGS) $(USER_CFLAGS) -static -o $@ $< $(LIB_STATIC)
+
+# ---- install ----
+
+KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
+MODULE_KO ?= armpmu.ko
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+# The system's configuration directories, where udev, systemd-sysusers and
+# systemd-modules-load read an administrator's files.
+UDEVRULESDIR ?= /etc/udev/rules.d
+SYSUSERSDIR ?= /etc/sysusers.d
+MODULESLOADDIR ?= /etc/modules-load.d
+MODULEDIR = /lib/modules/$(KVER)/extra
+
+INSTALLED := \
+	$(MODULEDIR)/armpmu.ko \
+	$(LIBDIR)/libpmudev.so.$(LIB_ABI).0.0 $(LIBDIR)/$(LIB_SONAME) $(LIBDIR)/libpmudev.so \
+	$(LIBDIR)/libpmudev.a $(LIBDIR)/pkgconfig/libpmudev.pc \
+	$(INCLUDEDIR)/pmudev.h $(INCLUDEDIR)/linux/armpmu.h \
+	$(BINDIR)/pmuctl \
+	$(MANDIR)/man1/pmuctl.1 $(MANDIR)/man3/libpmudev.3 $(MANDIR)/man4/armpmu.4 \
+	$(UDEVRULESDIR)/60-armpmu.rules $(SYSUSERSDIR)/armpmu.conf \
+	$(MODULESLOADDIR)/armpmu.conf
+
+install: install-module install-userland install-system
+
+install-module:
+	@test -f $(MODULE_KO) || { echo "no $(MODULE_KO): make modules first (KDIR=...)" >&2; exit 1; }
+	install -D -m 644 $(MODULE_KO) $(DESTDIR)$(MODULEDIR)/armpmu.ko
+	depmod -a $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
+
+install-userland: userland
+	install -D -m 755 $(LIB_SHARED) $(DESTDIR)$(LIBDIR)/libpmudev.so.$(LIB_ABI).0.0
+	ln -sf libpmudev.so.$(LIB_ABI).0.0 $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libpmudev.so
+	install -m 644 $(LIB_STATIC) $(DESTDIR)$(LIBDIR)/libpmudev.a
+	install -D -m 644 $(LIB_PC) $(DESTDIR)$(LIBDIR)/pkgconfig/libpmudev.pc
+	install -D -m 644 libpmudev/pmudev.h $(DESTDIR)$(INCLUDEDIR)/pmudev.h
+	install -D -m 644 uapi/linux/armpmu.h $(DESTDIR)$(INCLUDEDIR)/linux/armpmu.h
+	install -D -m 755 $(PMUCTL) $(DESTDIR)$(BINDIR)/pmuctl
+	install -D -m 644 man/pmuctl.1 $(DESTDIR)$(MANDIR)/man1/pmuctl.1
+	install -D -m 644 man/libpmudev.3 $(DESTDIR)$(MANDIR)/man3/libpmudev.3
+	install -D -m 644 man/armpmu.4 $(DESTDIR)$(MANDIR)/man4/armpmu.4
+	$(if $(DESTDIR),,ldconfig)
+
+# The group first, so that udev can give it the node.
+install-system:
+	install -D -m 644 udev/armpmu.sysusers $(DESTDIR)$(SYSUSERSDIR)/armpmu.conf
+	install -D -m 644 udev/60-armpmu.rules $(DESTDIR)$(UDEVRULESDIR)/60-armpmu.rules
+	install -D -m 644 udev/armpmu.modules-load $(DESTDIR)$(MODULESLOADDIR)/armpmu.conf
+	$(if $(DESTDIR),,-systemd-sysusers $(SYSUSERSDIR)/armpmu.conf)
+	$(if $(DESTDIR),,-udevadm control --reload)
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	$(if $(DESTDIR),,-depmod -a $(KVER))
+	$(if $(DESTDIR),,ldconfig)
 
 check:
 	tests/run
