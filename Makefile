@@ -50,9 +50,12 @@ PROG_HDRS := $(wildcard tests/guest/*.h) $(LIB_HDRS)
 # The guest programs are ARM code (exact-count loops in assembly).
 ifneq ($(TARGET),host)
 PROGS := $(patsubst %.c,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.c examples/*.c)))
+# Whole programs in assembly, without the C library, of known size.
+ASM_PROGS := $(patsubst %.S,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.S)))
 endif
 
-# pmuctl: dynamic, since Debian ships libkmod as a shared library only.
+# pmuctl: dynamic, since Debian ships libkmod as a shared library only;
+# bound at load time (-z now), so that no run's counts hold symbol lookups.
 PMUCTL := $(OUT)/bin/pmuctl
 PMUCTL_SRCS := $(wildcard tools/pmuctl/*.c)
 PMUCTL_OBJS := $(patsubst tools/pmuctl/%.c,$(OUT)/obj/pmuctl/%.o,$(PMUCTL_SRCS))
@@ -77,7 +80,7 @@ all: modules userland
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-userland: $(LIB_SHARED) $(LIB_STATIC) $(LIB_PC) $(PROGS) $(PMUCTL)
+userland: $(LIB_SHARED) $(LIB_STATIC) $(LIB_PC) $(PROGS) $(ASM_PROGS) $(PMUCTL)
 
 guest-userland:
 	@$(MAKE) --no-print-directory TARGET=$(GUEST_ARCH) userland
@@ -113,11 +116,15 @@ $(OUT)/obj/pmuctl/%.o: tools/pmuctl/%.c $(PMUCTL_HDRS)
 
 $(PMUCTL): $(PMUCTL_OBJS) $(LIB_SHARED)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $(PMUCTL_OBJS) -L$(OUT)/lib -lpmudev $(KMOD_LDFLAGS) -lkmod -lm
+	$(CC) -Wl,-z,now -o $@ $(PMUCTL_OBJS) -L$(OUT)/lib -lpmudev $(KMOD_LDFLAGS) -lkmod -lm
 
 # Test programs and examples are static (with libpmudev.a), so they also
 # run as 32-bit programs on arm64 boards and on boards without the library.
 vpath %.c tests/guest examples
+$(OUT)/bin/%: tests/guest/%.S
+	@mkdir -p $(@D)
+	$(CC) -nostdlib -static -o $@ $<
+
 $(OUT)/bin/%: %.c $(PROG_HDRS) $(LIB_STATIC)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CPPFLAGS) $(USER_CFLAGS) -static -o $@ $< $(LIB_STATIC)

@@ -17,10 +17,12 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $cpu in
-cortex-a7) core=Cortex-A7 counters=4 ;;
-cortex-a15) core=Cortex-A15 counters=6 ;;
-cortex-a53) core=Cortex-A53 counters=6 ;;
-cortex-a72) core=Cortex-A72 counters=6 ;;
+# exact: the user instructions exact-loop retires besides its loop (its
+# source says why); 32-bit ARM on the armhf boards, AArch64 on the others.
+cortex-a7) core=Cortex-A7 counters=4 exact=6 ;;
+cortex-a15) core=Cortex-A15 counters=6 exact=6 ;;
+cortex-a53) core=Cortex-A53 counters=6 exact=7 ;;
+cortex-a72) core=Cortex-A72 counters=6 exact=7 ;;
 *) echo "pmuctl-test: unknown CPU '$cpu'" >&2; exit 2 ;;
 esac
 
@@ -123,6 +125,12 @@ expect 0 '^\{"command": \["true"\], .*"counters": \[\{"event": "cycles".*\}\]\}$
 	"--json prints one JSON object" pmuctl stat --json -e cycles -- true
 expect 0 '\(3 runs, CPU' "-r 3: the table says 3 runs" pmuctl stat -r 3 -- true
 check "  and gives each count's relative standard deviation" grep -Eq '\( \+- +[0-9.]+% \)$' "$out"
+expect 0 '^ Taken off each count: pmuctl.s own share' "stat says what calibration took off" \
+	pmuctl stat -e CPU_CYCLES -- true
+check "  and how much" grep -Eq '^  CPU_CYCLES [0-9]+ \(--no-calibrate keeps it\)' "$out"
+expect 0 '"calibrated": false' "--no-calibrate keeps pmuctl's share" pmuctl stat --json --no-calibrate -- true
+pmuctl stat --no-calibrate -- true >"$out" 2>&1
+check "  and the table says nothing of it" absent 'Taken off' "$out"
 pmuctl stat -o /tmp/counts -- true >"$out" 2>&1
 status=$?
 check "-o writes the counts to a file, nothing to the terminal" test $status = 0 -a ! -s "$out"
@@ -191,6 +199,18 @@ if [ -n "$icount" ]; then
 		[ "$((b - a))" = 400000 ]
 	c=$(pmuctl stat -x, -e instructions:u -- spin 100000 2>&1 | cut -d, -f1)
 	check "the same run twice counts the same ($a, $c)" [ "$a" = "$c" ]
+	# exact-loop retires 200000 * argc + $exact user instructions in all.
+	one=$(pmuctl stat -x, -e instructions:u -- exact-loop 2>&1 | cut -d, -f1)
+	two=$(pmuctl stat -x, -e instructions:u -- exact-loop x 2>&1 | cut -d, -f1)
+	raw=$(pmuctl stat -x, --no-calibrate -e instructions:u -- exact-loop 2>&1 | cut -d, -f1)
+	share=$(pmuctl stat --json -e instructions:u -- exact-loop 2>&1 |
+		sed -n 's/.*"overhead": \([0-9]*\).*/\1/p')
+	echo "# exact-loop: $one, with a second argument $two, uncalibrated $raw, pmuctl's share $share"
+	check "calibrated, a whole program of 200000 + $exact instructions counts exactly that ($one)" \
+		[ "$one" = $((200000 + exact)) ]
+	check "and with twice the loop, 400000 + $exact ($two)" [ "$two" = $((400000 + exact)) ]
+	check "uncalibrated, the count is more by exactly the share stat reports ($raw - $share)" \
+		[ "$((raw - share))" = "$one" ]
 fi
 
 # ---- the kernel log ----

@@ -6,7 +6,6 @@
  * pmuctl's own share is small and the same every run.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "pmuctl.h"
@@ -21,12 +21,15 @@
 #define MAX_EVENTS	(ARMPMU_MAX_COUNTERS + 1)
 #define EV_INST_RETIRED	0x08
 #define EV_CPU_CYCLES	0x11
+#define CALIBRATION_RUNS 3
 
 struct counter {
 	unsigned int idx;	/* event counter, or ARMPMU_CYCLE_COUNTER */
 	const char *name;
 	uint32_t event;		/* what it counts, for IPC */
-	double sum, sumsq;	/* over the runs */
+	double sum, sumsq;	/* over the runs, pmuctl's share taken off */
+	uint64_t overhead;	/* pmuctl's own share of a run */
+	bool below_overhead;	/* a run counted less than that */
 };
 
 struct stat_run {
@@ -37,6 +40,7 @@ struct stat_run {
 	int nunsupported;
 	int runs;
 	int status;		/* the command's, as a shell reports it */
+	bool calibrated;
 	bool disturbed;
 	double elapsed;		/* seconds, summed over the runs */
 };
@@ -101,68 +105,133 @@ static int shell_status(int status)
 	return 128 + WTERMSIG(status);
 }
 
-/* The child: wait for the go, then become the command. */
-static void child(int go, int report, char **cmd)
+/*
+ * The command's file, searched in PATH as a shell does, before the counting
+ * starts: the search is not the command's work.
+ */
+static int resolve(const char *name, char *path, size_t len)
 {
-	char byte;
-	int err;
+	const char *dirs = getenv("PATH"), *end;
+	int err = ENOENT;
 
-	if (read(go, &byte, 1) != 1)
-		_exit(127);
-	execvp(cmd[0], cmd);
-	err = errno;
-	if (write(report, &err, sizeof(err)) != sizeof(err))
-		_exit(127);
-	_exit(err == ENOENT ? 127 : 126);
+	if (strchr(name, '/')) {
+		snprintf(path, len, "%s", name);
+		return access(path, X_OK) ? errno : 0;
+	}
+	for (dirs = dirs ? dirs : "/usr/bin:/bin"; *dirs; dirs = *end ? end + 1 : end) {
+		end = strchrnul(dirs, ':');
+		snprintf(path, len, "%.*s/%s", (int)(end - dirs), end == dirs ? "." : dirs, name);
+		if (!access(path, X_OK))
+			return 0;
+		if (errno == EACCES)
+			err = EACCES;
+	}
+	return err;
 }
 
-static int run_once(struct pmudev *pmu, struct stat_run *run, char **cmd)
+/* Set by the vfork()ed child, which shares this memory until it execs. */
+static volatile int child_start_err, child_exec_err;
+
+/*
+ * One counted run of @path (NULL: no command, the calibration run). The
+ * child starts the counters itself, then makes the execve (or exit_group)
+ * system call through the same syscall() path, while the parent waits in
+ * vfork(): the only user-mode instructions counted besides the command's
+ * are the child's return from START and the parent's from vfork() to
+ * waitpid() and from waitpid() to STOP, the same every run. A calibration
+ * run measures exactly those.
+ */
+static int count_child(struct pmudev *pmu, const char *path, char **cmd,
+		       struct armpmu_counts *counts, int *status)
 {
-	int go[2], report[2], status, exec_err = 0, err;
-	struct armpmu_counts counts;
-	double t0, t1;
+	/* Chosen now: the child's path to the system call is the same for both. */
+	long nr = path ? SYS_execve : SYS_exit_group;
+	int err;
 	pid_t pid;
 
-	if (pipe2(go, O_CLOEXEC) || pipe2(report, O_CLOEXEC))
-		return fail("pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return fail("fork: %s", strerror(errno));
-	if (pid == 0)
-		child(go[0], report[1], cmd);
-	close(go[0]);
-	close(report[1]);
 	err = pmudev_reset(pmu);
-	t0 = now();
-	if (!err)
+	if (err)
+		return err;
+	child_start_err = child_exec_err = 0;
+	fflush(NULL);
+	pid = vfork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
 		err = pmudev_start(pmu);
-	if (write(go[1], "", 1) != 1)
-		err = err ? err : -errno;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		if (err) {
+			child_start_err = err;
+			_exit(127);
+		}
+		/* exit_group takes path, NULL here, as its status: 0. */
+		syscall(nr, path, cmd, environ);
+		child_exec_err = errno;
+		syscall(SYS_exit_group, 126);
+	}
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 		;
 	pmudev_stop(pmu);
+	return child_start_err ? child_start_err : pmudev_read(pmu, counts);
+}
+
+static uint64_t value_of(const struct counter *c, const struct armpmu_counts *counts)
+{
+	return c->idx == ARMPMU_CYCLE_COUNTER ? counts->cycles : counts->events[c->idx];
+}
+
+/*
+ * pmuctl's own share of a run, per counter: the least of a few empty runs
+ * (interrupts can only add to it; under -icount it is exact).
+ */
+static int calibrate(struct pmudev *pmu, struct stat_run *run)
+{
+	struct armpmu_counts counts;
+	int status, err;
+
+	for (int k = 0; k < CALIBRATION_RUNS; k++) {
+		err = count_child(pmu, NULL, NULL, &counts, &status);
+		if (err == -EIO)
+			return fail("the counters were disturbed during calibration (see pmuctl status)");
+		if (err)
+			return fail("cannot calibrate: %s", pmudev_strerror(err));
+		for (int i = 0; i < run->ncounters; i++) {
+			struct counter *c = &run->counters[i];
+			uint64_t v = value_of(c, &counts);
+
+			if (k == 0 || v < c->overhead)
+				c->overhead = v;
+		}
+	}
+	run->calibrated = true;
+	return EXIT_SUCCESS;
+}
+
+static int run_once(struct pmudev *pmu, struct stat_run *run, const char *path, char **cmd)
+{
+	struct armpmu_counts counts;
+	int status, err;
+	double t0, t1;
+
+	t0 = now();
+	err = count_child(pmu, path, cmd, &counts, &status);
 	t1 = now();
-	close(go[1]);
-	if (read(report[0], &exec_err, sizeof(exec_err)) != sizeof(exec_err))
-		exec_err = 0;
-	close(report[0]);
-	if (exec_err)
-		fail("cannot run '%s': %s", cmd[0], strerror(exec_err));
-	if (err)
-		return fail("cannot count: %s", pmudev_strerror(err));
-	run->status = shell_status(status);
-	run->elapsed += t1 - t0;
-	err = pmudev_read(pmu, &counts);
+	if (child_exec_err)
+		fail("cannot run '%s': %s", cmd[0], strerror(child_exec_err));
 	if (err == -EIO)
 		run->disturbed = true;
 	else if (err)
-		return fail("cannot read the counts: %s", pmudev_strerror(err));
+		return fail("cannot count: %s", pmudev_strerror(err));
+	run->status = shell_status(status);
+	run->elapsed += t1 - t0;
 	for (int i = 0; i < run->ncounters; i++) {
 		struct counter *c = &run->counters[i];
-		double v = (double)(c->idx == ARMPMU_CYCLE_COUNTER ? counts.cycles :
-							       counts.events[c->idx]);
+		double v = (double)value_of(c, &counts);
 
+		if (run->calibrated) {
+			if (v < c->overhead)
+				c->below_overhead = true;
+			v = v < c->overhead ? 0 : v - c->overhead;
+		}
 		c->sum += v;
 		c->sumsq += v * v;
 	}
@@ -202,6 +271,25 @@ static double ipc(const struct stat_run *run)
 	return cycles > 0 && insns >= 0 ? insns / cycles : -1;
 }
 
+/*
+ * A count as shown: its mean, or why there is none to trust: disturbed, or
+ * a run counted less than pmuctl's own share (not calibrated out, then).
+ */
+static const char *value_text(const struct stat_run *run, const struct counter *c,
+			      char *buf, size_t len, bool grouped)
+{
+	unsigned long long v = (unsigned long long)llround(mean(run, c));
+
+	if (run->disturbed)
+		return "<not trustworthy>";
+	if (c->below_overhead)
+		return "<below overhead>";
+	if (grouped)
+		return group_digits(v, buf, len);
+	snprintf(buf, len, "%llu", v);
+	return buf;
+}
+
 static void print_table(FILE *out, const struct stat_run *run, struct pmudev *pmu, char **cmd)
 {
 	const char *core = pmudev_core_name(pmudev_info(pmu)->midr);
@@ -225,14 +313,21 @@ static void print_table(FILE *out, const struct stat_run *run, struct pmudev *pm
 		if (run->runs > 1 && !run->disturbed)
 			snprintf(note + strlen(note), sizeof(note) - strlen(note), "  ( +- %5.2f%% )",
 				 rel_stddev(run, c));
-		fprintf(out, " %18s      %-*s%s\n", run->disturbed ? "<not trustworthy>" :
-			group_digits((unsigned long long)llround(mean(run, c)), digits, sizeof(digits)),
+		fprintf(out, " %18s      %-*s%s\n", value_text(run, c, digits, sizeof(digits), true),
 			note[0] ? 24 : 0, c->name, note);
 	}
 	for (int i = 0; i < run->nunsupported; i++)
 		fprintf(out, " %18s      %s\n", "<not supported>", run->unsupported[i]);
 	fprintf(out, "\n %18.9f seconds time elapsed%s\n\n", run->elapsed / run->runs,
 		run->runs > 1 ? " (mean)" : "");
+	if (run->calibrated) {
+		fprintf(out, " Taken off each count: pmuctl's own share of a run, least of %d empty runs:\n ",
+			CALIBRATION_RUNS);
+		for (int i = 0; i < run->ncounters; i++)
+			fprintf(out, " %s %llu", run->counters[i].name,
+				(unsigned long long)run->counters[i].overhead);
+		fprintf(out, " (--no-calibrate keeps it).\n\n");
+	}
 	if (run->disturbed)
 		fprintf(out, " Another user of the PMU (perf?) took or reset these counters during the run:\n"
 			     " the counts are not trustworthy. See pmuctl status.\n\n");
@@ -242,14 +337,13 @@ static void print_table(FILE *out, const struct stat_run *run, struct pmudev *pm
 
 static void print_separated(FILE *out, const struct stat_run *run, const char *sep)
 {
+	char digits[32];
+
 	for (int i = 0; i < run->ncounters; i++) {
 		const struct counter *c = &run->counters[i];
 
-		if (run->disturbed)
-			fprintf(out, "<not trustworthy>%s%s", sep, c->name);
-		else
-			fprintf(out, "%llu%s%s", (unsigned long long)llround(mean(run, c)), sep,
-				c->name);
+		fprintf(out, "%s%s%s", value_text(run, c, digits, sizeof(digits), false), sep,
+			c->name);
 		if (run->runs > 1)
 			fprintf(out, "%s%.2f%%", sep, rel_stddev(run, c));
 		fputc('\n', out);
@@ -282,18 +376,22 @@ static void print_json(FILE *out, const struct stat_run *run, struct pmudev *pmu
 	}
 	fprintf(out, "], \"cpu\": %d, \"core\": ", pmudev_cpu(pmu));
 	json_string(out, core ? core : "unknown");
-	fprintf(out, ", \"runs\": %d, \"status\": %d, \"elapsed_s\": %.9f, \"trustworthy\": %s, \"counters\": [",
-		run->runs, run->status, run->elapsed / run->runs, run->disturbed ? "false" : "true");
+	fprintf(out, ", \"runs\": %d, \"status\": %d, \"elapsed_s\": %.9f, \"trustworthy\": %s, \"calibrated\": %s, \"counters\": [",
+		run->runs, run->status, run->elapsed / run->runs, run->disturbed ? "false" : "true",
+		run->calibrated ? "true" : "false");
 	for (int i = 0; i < run->ncounters; i++) {
 		const struct counter *c = &run->counters[i];
 
 		fprintf(out, "%s{\"event\": ", i ? ", " : "");
 		json_string(out, c->name);
-		if (run->disturbed)
+		if (run->disturbed || c->below_overhead)
 			fprintf(out, ", \"value\": null");
 		else
 			fprintf(out, ", \"value\": %llu", (unsigned long long)llround(mean(run, c)));
-		fprintf(out, ", \"rsd_percent\": %.2f}", rel_stddev(run, c));
+		fprintf(out, ", \"rsd_percent\": %.2f", rel_stddev(run, c));
+		if (run->calibrated)
+			fprintf(out, ", \"overhead\": %llu", (unsigned long long)c->overhead);
+		fprintf(out, "}");
 	}
 	fprintf(out, "]");
 	if (r >= 0 && !run->disturbed)
@@ -304,7 +402,7 @@ static void print_json(FILE *out, const struct stat_run *run, struct pmudev *pmu
 static void usage(void)
 {
 	printf("Usage: pmuctl stat [-e EVENT[,EVENT...]]... [-r N] [-x SEP | --json]\n"
-	       "                   [-C CPU] [-o FILE] -- COMMAND [ARGS...]\n\n"
+	       "                   [-C CPU] [-o FILE] [--no-calibrate] -- COMMAND [ARGS...]\n\n"
 	       "Runs COMMAND on a CPU whose PMU pmuctl owns, pinned there, and prints\n"
 	       "what the events counted (default: cycles,instructions), IPC when both\n"
 	       "are counted, and the elapsed time, on stderr (-o: in FILE).\n\n"
@@ -315,10 +413,13 @@ static void usage(void)
 	       "                      one line per event: VALUE SEP EVENT [SEP RSD%%]\n"
 	       "      --json          one JSON object\n"
 	       "  -C, --cpu CPU       count on CPU (default: this CPU, or another free one)\n"
-	       "  -o, --output FILE   write the counts to FILE\n\n"
+	       "  -o, --output FILE   write the counts to FILE\n"
+	       "      --no-calibrate  keep pmuctl's own share of each count (by default the\n"
+	       "                      least of %d empty runs is taken off, and shown)\n\n"
 	       "More events than the CPU has counters is refused: no multiplexing.\n"
 	       "Exit status: COMMAND's (128+N if killed by signal N), or 1 if pmuctl\n"
-	       "failed or the counts are not trustworthy, 2 for a usage error.\n");
+	       "failed or the counts are not trustworthy, 2 for a usage error.\n",
+	       CALIBRATION_RUNS);
 }
 
 int cmd_stat(int argc, char **argv)
@@ -330,14 +431,16 @@ int cmd_stat(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "no-calibrate", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *specs[MAX_EVENTS + 1], *sep = NULL, *output = NULL, *tok, *save, *end;
 	struct stat_run run = { .runs = 0 };
-	int opt, nspecs = 0, repeat = 1, cpu = PMUDEV_CPU_ANY, ret;
+	int opt, nspecs = 0, repeat = 1, cpu = PMUDEV_CPU_ANY, ret, err;
 	struct pmudev *pmu;
-	bool json = false, defaults;
+	bool json = false, calibrated = true, defaults;
+	char path[4096];
 	FILE *out = stderr;
 
 	while ((opt = getopt_long(argc, argv, "+e:r:x:C:o:h", opts, NULL)) != -1) {
@@ -368,6 +471,9 @@ int cmd_stat(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'n':
+			calibrated = false;
+			break;
 		case 'h':
 			usage();
 			return EXIT_SUCCESS;
@@ -384,6 +490,11 @@ int cmd_stat(int argc, char **argv)
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
 			specs[nspecs++] = (char *)default_events[i];
 	}
+	err = resolve(argv[optind], path, sizeof(path));
+	if (err) {
+		fail("cannot run '%s': %s", argv[optind], strerror(err));
+		return err == ENOENT ? 127 : 126;
+	}
 	if (output && !(out = fopen(output, "we")))
 		return fail("%s: %s", output, strerror(errno));
 	if (open_pmu(&pmu, cpu, 0)) {
@@ -391,8 +502,10 @@ int cmd_stat(int argc, char **argv)
 		goto close_out;
 	}
 	ret = add_events(pmu, &run, specs, nspecs, defaults);
+	if (ret == EXIT_SUCCESS && calibrated)
+		ret = calibrate(pmu, &run);
 	for (int i = 0; i < repeat && ret == EXIT_SUCCESS; i++)
-		ret = run_once(pmu, &run, argv + optind);
+		ret = run_once(pmu, &run, path, argv + optind);
 	if (run.runs) {
 		if (json)
 			print_json(out, &run, pmu, argv + optind);
