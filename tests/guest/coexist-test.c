@@ -59,6 +59,25 @@ static int foreign_counters(int fd, __u32 *mask)
 	return err;
 }
 
+/* pmuctl status's line for CPU 0 contains @text (its output as notes). */
+static bool status_shows(const char *text)
+{
+	FILE *p = popen("pmuctl status", "r");
+	char line[256];
+	bool found = false;
+
+	if (!p)
+		return false;
+	while (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '0' && line[1] == ' ') {
+			found = strstr(line, text) != NULL;
+			tap_note("pmuctl status: %s", line);
+		}
+	}
+	return pclose(p) == 0 && found;
+}
+
 /* perf holds counter 0, armpmu counts beside it with the top counter. */
 static void test_perf_first(void)
 {
@@ -80,6 +99,8 @@ static void test_perf_first(void)
 		  "%s: foreign counters %#x", tap_errname(err), mask);
 	tap_errno(program(fd, 0, EV_CPU_CYCLES, 0), EBUSY,
 		  "EBUSY: SET_EVENT on the counter perf holds");
+	tap_check(status_shows("perf or another driver: counters 0"),
+		  "pmuctl status says perf holds counter 0 of CPU 0", "see its output above");
 	before = perf_count(pfd);
 	err = program(fd, top, EV_CPU_CYCLES, 0);
 	err |= measure_loop(fd, SPIN, &c);
