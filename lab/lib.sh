@@ -37,7 +37,7 @@ retry() {
 # linux-kbuild's needs: it is extracted, not installed, so apt does not pull
 # them in.
 lab_host_packages=(
-	qemu-system-arm make cpio bc kmod sparse dwarves
+	qemu-system-arm make cpio bc kmod sparse dwarves mmdebstrap
 	gcc-arm-linux-gnueabihf libc6-armhf-cross
 	gcc-aarch64-linux-gnu libc6-arm64-cross
 	libelf1 libssl3 zlib1g
