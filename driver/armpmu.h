@@ -42,6 +42,13 @@
 #define ARMPMU_POLL_MS_MAX	100
 extern unsigned int armpmu_poll_ms;
 
+/* An event type's P and U bits for ARMPMU_EXCLUDE_* @flags. */
+static inline u32 armpmu_filter_bits(u32 flags)
+{
+	return (flags & ARMPMU_EXCLUDE_USER ? ARMPMU_EVTYPE_U : 0) |
+	       (flags & ARMPMU_EXCLUDE_KERNEL ? ARMPMU_EVTYPE_P : 0);
+}
+
 /* What a CPU's PMU can do, probed on that CPU when it comes online. */
 struct armpmu_caps {
 	u32 midr;

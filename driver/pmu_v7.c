@@ -82,13 +82,7 @@ static const char *v7_probe(struct armpmu_caps *caps)
 
 static u32 v7_encode_evtype(u32 event, u32 flags)
 {
-	u32 val = event;
-
-	if (flags & ARMPMU_EXCLUDE_USER)
-		val |= ARMPMU_EVTYPE_U;
-	if (flags & ARMPMU_EXCLUDE_KERNEL)
-		val |= ARMPMU_EVTYPE_P;
-	return val;
+	return event | armpmu_filter_bits(flags);
 }
 
 static u32 v7_read_pmcr(void)

@@ -54,14 +54,11 @@ static const char *v8_probe(struct armpmu_caps *caps)
 
 static u32 v8_encode_evtype(u32 event, u32 flags)
 {
-	u32 val = event;
+	u32 val = event | armpmu_filter_bits(flags);
 
-	if (flags & ARMPMU_EXCLUDE_USER)
-		val |= ARMPMU_EVTYPE_U;
-	if (flags & ARMPMU_EXCLUDE_KERNEL)
-		val |= ARMPMU_EVTYPE_P;
-	else if (is_kernel_in_hyp_mode())
-		val |= ARMPMU_EVTYPE_NSH;	/* a VHE kernel runs at EL2 */
+	/* A VHE kernel runs at EL2: count there too when counting the kernel. */
+	if (!(flags & ARMPMU_EXCLUDE_KERNEL) && is_kernel_in_hyp_mode())
+		val |= ARMPMU_EVTYPE_NSH;
 	return val;
 }
 
