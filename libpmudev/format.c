@@ -27,13 +27,52 @@ static int columns(const struct region_report *rep, struct column *col)
 	return n;
 }
 
-static uint64_t value(const struct region *r, const struct column *col)
+static uint64_t less(uint64_t total, uint64_t overhead, uint64_t calls, bool *clamped)
+{
+	uint64_t sub = calls * overhead;
+
+	if (sub <= total)
+		return total - sub;
+	*clamped = true;
+	return 0;
+}
+
+bool pmudev_region_calibrated(const struct region *r, const struct calibration *cal,
+			      uint32_t used, struct pmudev_region_counts *out)
+{
+	const struct pmudev_region_counts *o;
+	bool clamped = false;
+
+	*out = r->total;
+	if (!cal || !cal->on)
+		return false;
+	o = &cal->overhead;
+	out->cycles = less(r->total.cycles, o->cycles, r->total.calls, &clamped);
+	for (int i = 0; i < ARMPMU_MAX_COUNTERS; i++)
+		if (used & (1U << i))
+			out->events[i] = less(r->total.events[i], o->events[i],
+					      r->total.calls, &clamped);
+	return clamped;
+}
+
+static uint64_t value(const struct pmudev_region_counts *c, const struct column *col)
 {
 	if (col->counter < 0)
-		return r->total.calls;
+		return c->calls;
 	if (col->counter == ARMPMU_CYCLE_COUNTER)
-		return r->total.cycles;
-	return r->total.events[col->counter];
+		return c->cycles;
+	return c->events[col->counter];
+}
+
+/* Region @i's counts as reported; true if any was clamped. */
+static bool counts(const struct region_report *rep, int i, struct pmudev_region_counts *c)
+{
+	return pmudev_region_calibrated(&rep->region[i], rep->calibration, rep->used, c);
+}
+
+static bool calibrated(const struct region_report *rep)
+{
+	return rep->calibration && rep->calibration->on;
 }
 
 static int digits(uint64_t v)
@@ -52,31 +91,55 @@ static int max_int(int a, int b)
 	return a > b ? a : b;
 }
 
-/* Names left-aligned, numbers right-aligned, each column as wide as it needs. */
+/*
+ * Names left-aligned, numbers right-aligned, each column as wide as it
+ * needs. With calibration, a footer gives the overhead subtracted, and a
+ * region with a count clamped at 0 has its name marked "*": a count that
+ * is less than the overhead says the estimate was off, not that nothing
+ * was counted.
+ */
 static void print_table(const struct region_report *rep, FILE *out)
 {
 	struct column col[ARMPMU_MAX_COUNTERS + 2];
 	int width[ARMPMU_MAX_COUNTERS + 2];
 	int ncol = columns(rep, col);
 	int name_width = strlen("region");
+	struct pmudev_region_counts c;
+	bool any_clamped = false;
 
-	for (int i = 0; i < rep->nr; i++)
-		name_width = max_int(name_width, strlen(rep->region[i].name));
-	for (int c = 0; c < ncol; c++) {
-		width[c] = strlen(col[c].name);
-		for (int i = 0; i < rep->nr; i++)
-			width[c] = max_int(width[c], digits(value(&rep->region[i], &col[c])));
+	for (int k = 0; k < ncol; k++)
+		width[k] = strlen(col[k].name);
+	for (int i = 0; i < rep->nr; i++) {
+		bool clamped = counts(rep, i, &c);
+
+		name_width = max_int(name_width, strlen(rep->region[i].name) + clamped);
+		for (int k = 0; k < ncol; k++)
+			width[k] = max_int(width[k], digits(value(&c, &col[k])));
 	}
 	fprintf(out, "%-*s", name_width, "region");
-	for (int c = 0; c < ncol; c++)
-		fprintf(out, "  %*s", width[c], col[c].name);
+	for (int k = 0; k < ncol; k++)
+		fprintf(out, "  %*s", width[k], col[k].name);
 	fputc('\n', out);
 	for (int i = 0; i < rep->nr; i++) {
-		fprintf(out, "%-*s", name_width, rep->region[i].name);
-		for (int c = 0; c < ncol; c++)
-			fprintf(out, "  %*" PRIu64, width[c], value(&rep->region[i], &col[c]));
+		const char *name = rep->region[i].name;
+		bool clamped = counts(rep, i, &c);
+
+		any_clamped |= clamped;
+		fprintf(out, "%s%-*s", name, name_width - (int)strlen(name),
+			clamped ? "*" : "");
+		for (int k = 0; k < ncol; k++)
+			fprintf(out, "  %*" PRIu64, width[k], value(&c, &col[k]));
 		fputc('\n', out);
 	}
+	if (!calibrated(rep))
+		return;
+	fputs("overhead subtracted per call:", out);
+	for (int k = 1; k < ncol; k++)
+		fprintf(out, " %s %" PRIu64, col[k].name,
+			value(&rep->calibration->overhead, &col[k]));
+	fputc('\n', out);
+	if (any_clamped)
+		fputs("* counted less than the overhead somewhere: clamped at 0\n", out);
 }
 
 static void print_json_string(FILE *out, const char *s)
@@ -95,15 +158,30 @@ static void print_json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* {"counter": count, ...} over the counter columns. */
+static void print_json_counts(FILE *out, const struct column *col, int ncol,
+			      const struct pmudev_region_counts *c)
+{
+	fputc('{', out);
+	for (int k = 1; k < ncol; k++) {
+		fputs(k > 1 ? ", " : "", out);
+		print_json_string(out, col[k].name);
+		fprintf(out, ": %" PRIu64, value(c, &col[k]));
+	}
+	fputc('}', out);
+}
+
 /*
  * One object: the CPU, the counters' names, and a region per element with
  * its counts keyed by those names (a counter may be called "calls" or
- * "name" without clashing).
+ * "name" without clashing). With calibration, a "calibration" object gives
+ * the overhead subtracted per call, and each region says if it was clamped.
  */
 static void print_json(const struct region_report *rep, FILE *out)
 {
 	struct column col[ARMPMU_MAX_COUNTERS + 2];
 	int ncol = columns(rep, col);
+	struct pmudev_region_counts c;
 
 	fprintf(out, "{\"cpu\": %u, \"core\": ", rep->cpu);
 	if (rep->core)
@@ -111,23 +189,27 @@ static void print_json(const struct region_report *rep, FILE *out)
 	else
 		fputs("null", out);
 	fputs(", \"counters\": [", out);
-	for (int c = 1; c < ncol; c++) {
-		fputs(c > 1 ? ", " : "", out);
-		print_json_string(out, col[c].name);
+	for (int k = 1; k < ncol; k++) {
+		fputs(k > 1 ? ", " : "", out);
+		print_json_string(out, col[k].name);
 	}
-	fputs("], \"regions\": [", out);
+	fputs("], ", out);
+	if (calibrated(rep)) {
+		fputs("\"calibration\": {\"overhead_per_call\": ", out);
+		print_json_counts(out, col, ncol, &rep->calibration->overhead);
+		fputs("}, ", out);
+	}
+	fputs("\"regions\": [", out);
 	for (int i = 0; i < rep->nr; i++) {
-		const struct region *r = &rep->region[i];
+		bool clamped = counts(rep, i, &c);
 
 		fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
-		print_json_string(out, r->name);
-		fprintf(out, ", \"calls\": %" PRIu64 ", \"counts\": {", r->total.calls);
-		for (int c = 1; c < ncol; c++) {
-			fputs(c > 1 ? ", " : "", out);
-			print_json_string(out, col[c].name);
-			fprintf(out, ": %" PRIu64, value(r, &col[c]));
-		}
-		fputs("}}", out);
+		print_json_string(out, rep->region[i].name);
+		fprintf(out, ", \"calls\": %" PRIu64 ", \"counts\": ", c.calls);
+		print_json_counts(out, col, ncol, &c);
+		if (calibrated(rep))
+			fprintf(out, ", \"clamped\": %s", clamped ? "true" : "false");
+		fputc('}', out);
 	}
 	fputs(rep->nr ? "\n]}\n" : "]}\n", out);
 }

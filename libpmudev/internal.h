@@ -43,6 +43,23 @@ struct region {
 	struct armpmu_counts start;
 };
 
+/*
+ * What one empty begin/end pair counts, per counter: subtracted once per
+ * completed pair from what region reads and reports show, when on.
+ */
+struct calibration {
+	bool on;
+	struct pmudev_region_counts overhead;	/* calls: the pairs measured */
+};
+
+/*
+ * @r's totals less @cal's overhead per call, each count clamped at 0
+ * rather than wrapped; true if any count of @used (or the cycle counter)
+ * was clamped. @cal may be NULL: the raw totals.
+ */
+bool pmudev_region_calibrated(const struct region *r, const struct calibration *cal,
+			      uint32_t used, struct pmudev_region_counts *out);
+
 /* Plain data for the report formatters, so the host can test them. */
 struct region_report {
 	unsigned int cpu;
@@ -52,6 +69,7 @@ struct region_report {
 	char *const *counter_name;	/* by counter index */
 	const struct region *region;
 	int nr;
+	const struct calibration *calibration;	/* NULL: none measured */
 };
 
 int pmudev_format_regions(const struct region_report *report, FILE *out,

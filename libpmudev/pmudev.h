@@ -175,6 +175,17 @@ const char *pmudev_counter_name(const struct pmudev *pmu, unsigned int counter);
  * order; an outer region's counts include its inner regions' reads. A
  * region cannot be entered again while open: begin gives -EALREADY, and end
  * of a region not open gives -EINVAL.
+ *
+ * Calibration: pmudev_regions_new() times a number of empty begin/end
+ * pairs and takes, per counter, the least any pair counted as the
+ * overhead of one pair (an interrupt can only add to a pair, so the
+ * minimum is the estimate least inflated; under QEMU's -icount every pair
+ * counts the same and it is exact). Region reads and reports subtract it
+ * once per completed pair, on by default. A count less than its overhead
+ * is reported as 0, never wrapped, and the region is flagged clamped
+ * (pmudev_region_clamped(), a "*" in the table, "clamped" in JSON).
+ * Overhead is per pair, not per nesting: an outer region still counts
+ * its inner regions' begins and ends.
  */
 struct pmudev_regions;
 
@@ -189,7 +200,10 @@ int pmudev_region(struct pmudev_regions *regions, const char *name);
 int pmudev_region_begin(struct pmudev_regions *regions, int id);
 int pmudev_region_end(struct pmudev_regions *regions, int id);
 
-/* A region's totals over its completed begin/end pairs. */
+/*
+ * A region's totals over its completed begin/end pairs, less the
+ * calibrated overhead of each pair (see above).
+ */
 struct pmudev_region_counts {
 	uint64_t calls;
 	uint64_t cycles;
@@ -199,6 +213,23 @@ struct pmudev_region_counts {
 int pmudev_region_read(const struct pmudev_regions *regions, int id,
 		       struct pmudev_region_counts *counts);
 
+/* 1 if a count of region @id was clamped at 0 by calibration, else 0. */
+int pmudev_region_clamped(const struct pmudev_regions *regions, int id);
+
+/*
+ * Calibration on (the default) or off: reads and reports then give the
+ * raw counts, overhead included. Applies to what is read from then on,
+ * counts taken before included.
+ */
+void pmudev_regions_set_calibration(struct pmudev_regions *regions, bool on);
+
+/*
+ * What one empty begin/end pair counts, per counter (calls: the pairs
+ * measured), whether calibration is on or off.
+ */
+void pmudev_regions_overhead(const struct pmudev_regions *regions,
+			     struct pmudev_region_counts *overhead);
+
 enum pmudev_format {
 	PMUDEV_FORMAT_TABLE,
 	PMUDEV_FORMAT_JSON,
@@ -207,7 +238,8 @@ enum pmudev_format {
 /*
  * Every region's totals, in the order the regions were created: a table
  * (one row a region; columns calls, the cycle counter and each event added
- * by name) or one JSON object.
+ * by name) or one JSON object. Both give the overhead subtracted per call
+ * when calibration is on.
  */
 int pmudev_regions_print(const struct pmudev_regions *regions, FILE *out,
 			 enum pmudev_format format);

@@ -17,7 +17,10 @@ struct pmudev_regions {
 	int nr;
 	int allocated;
 	struct armpmu_counts now;	/* scratch for region ends */
+	struct calibration cal;
 };
+
+static int calibrate(struct pmudev_regions *regions);
 
 int pmudev_regions_new(struct pmudev *pmu, struct pmudev_regions **out)
 {
@@ -35,8 +38,10 @@ int pmudev_regions_new(struct pmudev *pmu, struct pmudev_regions **out)
 	err = pmudev_reset(pmu);
 	if (!err)
 		err = pmudev_start(pmu);
+	if (!err)
+		err = calibrate(regions);
 	if (err) {
-		free(regions);
+		pmudev_regions_free(regions);
 		return err;
 	}
 	pmu->regions = regions;
@@ -130,8 +135,89 @@ int pmudev_region_read(const struct pmudev_regions *regions, int id,
 
 	if (!r)
 		return -EINVAL;
-	*counts = r->total;
+	pmudev_region_calibrated(r, &regions->cal, regions->pmu->used, counts);
 	return 0;
+}
+
+int pmudev_region_clamped(const struct pmudev_regions *regions, int id)
+{
+	const struct region *r = region_by_id(regions, id);
+	struct pmudev_region_counts counts;
+
+	if (!r)
+		return -EINVAL;
+	return pmudev_region_calibrated(r, &regions->cal, regions->pmu->used, &counts);
+}
+
+/*
+ * The pairs a calibration takes: enough that, without icount, some pair
+ * runs uninterrupted; few enough to cost well under a millisecond.
+ */
+#define CALIBRATION_PAIRS 64
+
+/*
+ * One empty pair, called the way a program calls begin and end (through
+ * the exported functions, the error of begin checked), so that it counts
+ * what an empty region of the program counts.
+ */
+static __attribute__((noinline)) int empty_pair(struct pmudev_regions *regions, int id)
+{
+	int err = pmudev_region_begin(regions, id);
+
+	return err ? err : pmudev_region_end(regions, id);
+}
+
+static void keep_min(uint64_t *min, uint64_t v, bool first)
+{
+	if (first || v < *min)
+		*min = v;
+}
+
+/*
+ * The overhead per pair, per counter: the minimum over the pairs. A pair
+ * can only count more than its own code (an interrupt, a page fault, a
+ * cache miss), never less, so the least is the best estimate; under
+ * QEMU's -icount every pair counts the same and the minimum is exact. The
+ * pairs run on a region of their own, removed afterwards.
+ */
+static int calibrate(struct pmudev_regions *regions)
+{
+	struct pmudev_region_counts *o = &regions->cal.overhead;
+	uint32_t used = regions->pmu->used;
+	int id = pmudev_region(regions, "calibration");
+	struct region *r;
+
+	if (id < 0)
+		return id;
+	for (int n = 0; n < CALIBRATION_PAIRS; n++) {
+		int err;
+
+		r = &regions->region[id];
+		memset(&r->total, 0, sizeof(r->total));
+		err = empty_pair(regions, id);
+		if (err)
+			return err;
+		keep_min(&o->cycles, r->total.cycles, !n);
+		for (unsigned int i = 0; used >> i; i++)
+			if (used & (1U << i))
+				keep_min(&o->events[i], r->total.events[i], !n);
+	}
+	o->calls = CALIBRATION_PAIRS;
+	free(regions->region[id].name);
+	regions->nr = 0;
+	regions->cal.on = true;
+	return 0;
+}
+
+void pmudev_regions_set_calibration(struct pmudev_regions *regions, bool on)
+{
+	regions->cal.on = on;
+}
+
+void pmudev_regions_overhead(const struct pmudev_regions *regions,
+			     struct pmudev_region_counts *overhead)
+{
+	*overhead = regions->cal.overhead;
 }
 
 int pmudev_regions_print(const struct pmudev_regions *regions, FILE *out,
@@ -146,6 +232,7 @@ int pmudev_regions_print(const struct pmudev_regions *regions, FILE *out,
 		.counter_name = pmu->counter_name,
 		.region = regions->region,
 		.nr = regions->nr,
+		.calibration = &regions->cal,
 	};
 
 	return pmudev_format_regions(&report, out, format);

@@ -743,69 +743,150 @@ static void test_regions(void)
 	pmudev_close(pmu);
 }
 
-/*
- * icount: a region around loop_n(n) counts LOOP_INSNS_PER_ITER * n + C
- * user-mode instructions, C the same for every n (the same code runs).
- */
-#define REPS 3
-
-static void test_regions_exact(void)
+/* The shape of measure() without the loop, as a program writes an empty region. */
+static __attribute__((noinline)) int empty(struct pmudev_regions *regions, int id)
 {
-	static const unsigned long n[] = { 0, 1000, 11000, 50000 };
-	uint64_t per_call[4], cycles[4], both[4];
-	struct pmudev_region_counts c;
-	struct pmudev_regions *regions;
-	struct pmudev *pmu;
-	int inst, all, id[4], ret = 0;
-	bool exact = true, same = true;
+	int err = pmudev_region_begin(regions, id);
+
+	return err ? err : pmudev_region_end(regions, id);
+}
+
+#define REPS 3
+#define SIZES 3
+
+struct calibrated_counts {
+	struct pmudev_region_counts empty, loop[SIZES], raw_empty, raw_loop[SIZES];
+	struct pmudev_region_counts overhead;
+	bool clamped;
+};
+
+/* REPS calls of an empty region and of loop_n(n) for each n. */
+static int run_calibrated(struct pmudev_regions *regions, const unsigned long *n,
+			  struct calibrated_counts *got)
+{
+	int e = pmudev_region(regions, "empty"), id[SIZES], ret = 0;
 	char name[32];
 
-	if (pmudev_open(&pmu, PMUDEV_CPU_ANY, 0))
-		return (void)tap_check(false, "icount regions: open", "%s", "");
-	inst = pmudev_add_event(pmu, "INST_RETIRED:u");
-	all = pmudev_add_event(pmu, "instructions:uk");
-	ret = pmudev_add_event(pmu, "cycles:u");
-	if (!tap_check(inst >= 0 && all >= 0 && ret == ARMPMU_CYCLE_COUNTER,
-		       "icount regions: INST_RETIRED:u, instructions:uk, cycles:u added",
-		       "%d %d %d", inst, all, ret) ||
-	    pmudev_regions_new(pmu, &regions)) {
-		pmudev_close(pmu);
-		return;
-	}
-	for (int i = 0; i < 4; i++) {
+	for (int r = 0; r < REPS; r++)
+		ret |= empty(regions, e);
+	for (int i = 0; i < SIZES; i++) {
 		snprintf(name, sizeof(name), "n=%lu", n[i]);
 		id[i] = pmudev_region(regions, name);
 		for (int r = 0; r < REPS; r++)
 			ret |= measure(regions, id[i], n[i]);
-		pmudev_region_read(regions, id[i], &c);
-		exact &= c.events[inst] % REPS == 0;
-		per_call[i] = c.events[inst] / REPS;
-		cycles[i] = c.cycles / REPS;
-		both[i] = c.events[all] / REPS;
 	}
-	tap_errno(err_of(ret), 0, "icount regions: every begin and end succeeds");
-	tap_check(exact, "icount regions: every call of a region counts the same", "%s", "");
-	for (int i = 1; i < 4; i++)
-		same &= per_call[i] - LOOP_INSNS_PER_ITER * n[i] == per_call[0];
-	tap_check(same, "icount regions: loop_n(n) counts exactly 2n + C user instructions",
-		  "per call: %llu %llu %llu %llu", (unsigned long long)per_call[0],
-		  (unsigned long long)per_call[1], (unsigned long long)per_call[2],
-		  (unsigned long long)per_call[3]);
-	tap_check(per_call[2] - per_call[1] == LOOP_INSNS_PER_ITER * (n[2] - n[1]),
-		  "icount regions: two loop sizes differ by exactly their trips' instructions",
-		  "%llu - %llu", (unsigned long long)per_call[2],
-		  (unsigned long long)per_call[1]);
-	tap_check(cycles[1] == per_call[1] && cycles[3] == per_call[3],
-		  "icount regions: the cycle counter (:u) equals INST_RETIRED:u",
-		  "cycles %llu %llu, instructions %llu %llu", (unsigned long long)cycles[1],
-		  (unsigned long long)cycles[3], (unsigned long long)per_call[1],
-		  (unsigned long long)per_call[3]);
-	tap_check(per_call[0] > 0 && per_call[0] < 1000 && both[0] > per_call[0],
-		  "icount regions: an empty region costs a few user instructions",
-		  "C = %llu user, %llu user + kernel", (unsigned long long)per_call[0],
-		  (unsigned long long)both[0]);
-	tap_note("empty region: %llu user instructions, %llu user + kernel",
-		 (unsigned long long)per_call[0], (unsigned long long)both[0]);
+	pmudev_regions_overhead(regions, &got->overhead);
+	pmudev_region_read(regions, e, &got->empty);
+	got->clamped = pmudev_region_clamped(regions, e);
+	for (int i = 0; i < SIZES; i++) {
+		pmudev_region_read(regions, id[i], &got->loop[i]);
+		got->clamped |= pmudev_region_clamped(regions, id[i]);
+	}
+	pmudev_regions_set_calibration(regions, false);
+	pmudev_region_read(regions, e, &got->raw_empty);
+	for (int i = 0; i < SIZES; i++)
+		pmudev_region_read(regions, id[i], &got->raw_loop[i]);
+	pmudev_regions_set_calibration(regions, true);
+	return ret;
+}
+
+static unsigned long long per_call(uint64_t total)
+{
+	return total / REPS;
+}
+
+/*
+ * icount: calibration takes an empty region to exactly 0 user instructions
+ * and cycles, and a region around loop_n(n) to LOOP_INSNS_PER_ITER * n
+ * plus what calling loop_n(0) retires, the same for every n. Off, the raw
+ * counts come back, larger by exactly the reported overhead per call.
+ */
+static void test_calibration_exact(int inst, const struct calibrated_counts *c,
+				   const unsigned long *n)
+{
+	const struct pmudev_region_counts *o = &c->overhead;
+	bool exact = true, raw = true;
+	uint64_t call = c->loop[0].events[inst];
+
+	tap_check(c->empty.events[inst] == 0 && c->empty.cycles == 0,
+		  "icount calibration: an empty region counts 0 user instructions and cycles",
+		  "instructions:u %llu, cycles:u %llu over %d calls",
+		  (unsigned long long)c->empty.events[inst],
+		  (unsigned long long)c->empty.cycles, REPS);
+	for (int i = 0; i < SIZES; i++) {
+		exact &= c->loop[i].events[inst] - call == REPS * LOOP_INSNS_PER_ITER * n[i];
+		exact &= c->loop[i].cycles == c->loop[i].events[inst];
+		tap_note("loop_n(%lu): %llu user instructions a call, %llu more than 2n",
+			 n[i], per_call(c->loop[i].events[inst]),
+			 per_call(c->loop[i].events[inst]) - LOOP_INSNS_PER_ITER * n[i]);
+	}
+	tap_check(exact && call % REPS == 0 && call / REPS < 16,
+		  "icount calibration: loop_n(n) counts exactly 2n + the call of loop_n(0)",
+		  "loop_n(0) %llu a call", per_call(call));
+	raw &= c->raw_empty.events[inst] == REPS * o->events[inst];
+	raw &= c->raw_empty.cycles == REPS * o->cycles;
+	for (int i = 0; i < SIZES; i++)
+		raw &= c->raw_loop[i].events[inst] - c->loop[i].events[inst] ==
+		       REPS * o->events[inst];
+	tap_check(raw && o->events[inst] == o->cycles,
+		  "icount calibration: off, each call counts exactly the reported overhead more",
+		  "overhead %llu instructions, %llu cycles; raw empty %llu",
+		  (unsigned long long)o->events[inst], (unsigned long long)o->cycles,
+		  per_call(c->raw_empty.events[inst]));
+}
+
+/* Without icount only the cycle counter counts, and not repeatably. */
+static void test_calibration_inexact(const struct calibrated_counts *c)
+{
+	bool ordered = true;
+
+	tap_check(c->overhead.cycles > 0 && c->overhead.calls > 0,
+		  "calibration: the reported cycle overhead is positive",
+		  "%llu cycles over %llu pairs", (unsigned long long)c->overhead.cycles,
+		  (unsigned long long)c->overhead.calls);
+	for (int i = 1; i < SIZES; i++)
+		ordered &= c->loop[i].cycles > c->loop[i - 1].cycles;
+	tap_check(ordered && c->loop[0].cycles <= c->raw_loop[0].cycles,
+		  "calibration: a bigger loop counts more cycles, calibrated less than raw",
+		  "%llu %llu %llu", (unsigned long long)c->loop[0].cycles,
+		  (unsigned long long)c->loop[1].cycles, (unsigned long long)c->loop[2].cycles);
+}
+
+static void test_calibration(void)
+{
+	static const unsigned long n[SIZES] = { 0, 1000, 50000 };
+	struct calibrated_counts c;
+	struct pmudev_regions *regions;
+	struct pmudev *pmu;
+	int inst, ret;
+
+	if (pmudev_open(&pmu, PMUDEV_CPU_ANY, 0))
+		return (void)tap_check(false, "calibration: open", "%s", "");
+	inst = pmudev_add_event(pmu, "instructions:u");
+	ret = pmudev_add_event(pmu, "cycles:u");
+	if (!tap_check(inst >= 0 && ret == ARMPMU_CYCLE_COUNTER,
+		       "calibration: instructions:u and cycles:u added", "%d %d", inst, ret) ||
+	    !tap_errno(err_of(pmudev_regions_new(pmu, &regions)), 0,
+		       "calibration: regions_new calibrates")) {
+		pmudev_close(pmu);
+		return;
+	}
+	ret = run_calibrated(regions, n, &c);
+	tap_errno(err_of(ret), 0, "calibration: every begin and end succeeds");
+	tap_check(!c.clamped && c.overhead.calls > 0 &&
+		  c.raw_empty.cycles >= c.empty.cycles,
+		  "calibration: no region clamped, none wrapped",
+		  "empty: %llu cycles calibrated, %llu raw", (unsigned long long)c.empty.cycles,
+		  (unsigned long long)c.raw_empty.cycles);
+	tap_errno(err_of(pmudev_region_clamped(regions, 9)), EINVAL,
+		  "region_clamped: -EINVAL for an unknown id");
+	tap_note("overhead per pair: %llu cycles:u, %llu instructions:u",
+		 (unsigned long long)c.overhead.cycles,
+		 (unsigned long long)c.overhead.events[inst]);
+	if (icount)
+		test_calibration_exact(inst, &c, n);
+	else
+		test_calibration_inexact(&c);
 	pmudev_regions_free(regions);
 	pmudev_close(pmu);
 }
@@ -1084,8 +1165,7 @@ int main(int argc, char **argv)
 	test_strerror();
 	test_add_event();
 	test_regions();
-	if (icount)
-		test_regions_exact();
+	test_calibration();
 	test_unprivileged();
 	test_threads();
 	test_status_release();
