@@ -27,12 +27,11 @@ static int columns(const struct region_report *rep, struct column *col)
 	return n;
 }
 
+/* @total less @calls * @overhead, or 0 and *@clamped; no product overflows. */
 static uint64_t less(uint64_t total, uint64_t overhead, uint64_t calls, bool *clamped)
 {
-	uint64_t sub = calls * overhead;
-
-	if (sub <= total)
-		return total - sub;
+	if (!overhead || calls <= total / overhead)
+		return total - calls * overhead;
 	*clamped = true;
 	return 0;
 }

@@ -8,6 +8,7 @@
  * test failed.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,6 +383,61 @@ static void test_reports(void)
 		fclose(ro);
 }
 
+static const struct calibration calibration = {
+	.on = true,
+	.overhead = { .calls = 64, .cycles = 100, .events = { [1] = 200000, [3] = 0 } },
+};
+
+/* Overhead subtracted per call, clamped at 0 and flagged rather than wrapped. */
+static void test_calibrated_reports(void)
+{
+	struct region_report two = report;
+	struct calibration off = calibration;
+	struct region huge = { .name = "huge", .total = { .calls = UINT64_MAX, .cycles = 5 } };
+	struct pmudev_region_counts c;
+	bool clamped;
+
+	two.nr = 2;
+	two.calibration = &calibration;
+	expect_text(&two, PMUDEV_FORMAT_TABLE,
+		    "region             calls              cycles:u  INST_RETIRED:u  r11\n"
+		    "loop                   3               1234267             123   42\n"
+		    "a \"quoted\\\" name*      1  18446744073709551515               0    7\n"
+		    "overhead subtracted per call: cycles:u 100 INST_RETIRED:u 200000 r11 0\n"
+		    "* counted less than the overhead somewhere: clamped at 0\n",
+		    "table: overhead subtracted per call, a clamped region starred, a footer");
+	expect_text(&two, PMUDEV_FORMAT_JSON,
+		    "{\"cpu\": 1, \"core\": \"Cortex-A72\", "
+		    "\"counters\": [\"cycles:u\", \"INST_RETIRED:u\", \"r11\"], "
+		    "\"calibration\": {\"overhead_per_call\": {\"cycles:u\": 100, "
+		    "\"INST_RETIRED:u\": 200000, \"r11\": 0}}, \"regions\": [\n"
+		    "  {\"name\": \"loop\", \"calls\": 3, \"counts\": {\"cycles:u\": 1234267, "
+		    "\"INST_RETIRED:u\": 123, \"r11\": 42}, \"clamped\": false},\n"
+		    "  {\"name\": \"a \\\"quoted\\\\\\\" name\", \"calls\": 1, "
+		    "\"counts\": {\"cycles:u\": 18446744073709551515, "
+		    "\"INST_RETIRED:u\": 0, \"r11\": 7}, \"clamped\": true}\n]}\n",
+		    "json: a calibration object, counts less the overhead, clamped flags");
+	two.nr = 1;
+	expect_text(&two, PMUDEV_FORMAT_TABLE,
+		    "region  calls  cycles:u  INST_RETIRED:u  r11\n"
+		    "loop        3   1234267             123   42\n"
+		    "overhead subtracted per call: cycles:u 100 INST_RETIRED:u 200000 r11 0\n",
+		    "table: no clamped region, no star and no note");
+	off.on = false;
+	two.calibration = &off;
+	clamped = pmudev_region_calibrated(&regions[1], &off, report.used, &c);
+	tap_check(!clamped && c.cycles == UINT64_MAX && c.events[1] == 0,
+		  "calibrated: off, the raw totals", "%d %" PRIu64, clamped, c.cycles);
+	expect_text(&two, PMUDEV_FORMAT_TABLE,
+		    "region  calls  cycles:u  INST_RETIRED:u  r11\n"
+		    "loop        3   1234567          600123   42\n",
+		    "table: calibration off, raw counts and no footer");
+	clamped = pmudev_region_calibrated(&huge, &calibration, report.used, &c);
+	tap_check(clamped && c.cycles == 0 && c.events[3] == 0 && c.calls == UINT64_MAX,
+		  "calibrated: calls times overhead past 2^64 clamps, does not wrap",
+		  "%d %" PRIu64, clamped, c.cycles);
+}
+
 static void test_mode_suffix(void)
 {
 	tap_check(!strcmp(pmudev_mode_suffix(0), "") &&
@@ -407,6 +463,7 @@ int main(void)
 	test_core_names();
 	test_strerror();
 	test_reports();
+	test_calibrated_reports();
 	test_mode_suffix();
 	return tap_done();
 }
