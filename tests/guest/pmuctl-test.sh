@@ -88,6 +88,8 @@ expect 2 "no CPU '99'" "stat -C 99 is a usage error" pmuctl stat -C 99 -- true
 expect 0 "^0 +$core +0x410f" "info names the core from MIDR" pmuctl info
 expect 0 " $counters +yes" "info: $counters counters, filtering" pmuctl info
 expect 0 'CPU_CYCLES +0x0011' "list shows CPU_CYCLES" pmuctl list
+expect 0 "^CPU 0 \\($core\\)" "list -C 0 names the CPU and its core" pmuctl list -C 0
+expect 2 "no CPU '99'" "list -C 99 is a usage error" pmuctl list -C 99
 if [ "$counters" = 4 ] || [ "$cpu" = cortex-a15 ]; then
 	expect 0 "architecture's common events" "list says the ARMv7 core cannot tell" pmuctl list
 else
@@ -168,6 +170,10 @@ holder_status=$?
 check "the released owner fails (status $holder_status)" [ "$holder_status" = 1 ]
 check "  saying an administrator released its PMU" grep -q 'administrator released' /tmp/holder.out
 expect 0 'no one owns its PMU' "reset of a free CPU says so" pmuctl reset -C 0
+pmuctl reset >"$out" 2>&1
+status=$?
+check "reset without -C goes over every CPU, quietly when all are free" test $status = 0 -a ! -s "$out"
+expect 2 "no CPU '99'" "reset -C 99 is a usage error" pmuctl reset -C 99
 expect 0 '^0 +online +- ' "after reset, CPU 0 is free" pmuctl status
 
 # ---- unload and load ----

@@ -48,6 +48,7 @@ int cmd_reset(int argc, char **argv)
 	if (cpu >= 0) {
 		ret = release(pmu, cpu, false);
 	} else {
+		ret = EXIT_SUCCESS;
 		for (cpu = 0; cpu < possible_cpus() && ret == EXIT_SUCCESS; cpu++)
 			ret = release(pmu, cpu, true);
 	}
