@@ -34,15 +34,11 @@
 #include <sys/wait.h>
 #include <linux/armpmu.h>
 
+#include "checks.h"
 #include "devio.h"
 #include "pmu-asm.h"
 #include "tap.h"
-
-#define ARMPMU_GID		990
-#define LAB_UID			1000
-#define LAB_GID			1000
-#define GUEST_UID		1001
-#define GUEST_GID		1001
+#include "users.h"
 
 /* Common event numbers. */
 #define EV_SW_INCR		0x00
@@ -181,12 +177,10 @@ static int inherited_fd = -1;
 typedef void (*child_fn)(struct child_report *r);
 
 /*
- * Runs @fn in a child with the given identity (uid, gid and supplementary
- * groups; no capabilities left). Returns NULL when it exited normally, else
+ * Runs @fn in a child as @who. Returns NULL when it exited normally, else
  * what went wrong.
  */
-static const char *run_as(uid_t uid, gid_t gid, const gid_t *groups,
-			  size_t ngroups, child_fn fn)
+static const char *run_as(enum guest_user who, child_fn fn)
 {
 	static char why[96];
 	int status;
@@ -200,10 +194,8 @@ static const char *run_as(uid_t uid, gid_t gid, const gid_t *groups,
 		return why;
 	}
 	if (pid == 0) {
-		if (setgroups(ngroups, groups) || setgid(gid) || setuid(uid))
+		if (!become_user(who))
 			_exit(100);
-		if (geteuid() != uid || getegid() != gid)
-			_exit(101);
 		fn(report);
 		_exit(0);
 	}
@@ -223,11 +215,9 @@ static const char *run_as(uid_t uid, gid_t gid, const gid_t *groups,
 	return why;
 }
 
-static const gid_t lab_groups[] = { ARMPMU_GID };
-
 static const char *run_as_lab(child_fn fn)
 {
-	return run_as(LAB_UID, LAB_GID, lab_groups, 1, fn);
+	return run_as(AS_LAB, fn);
 }
 
 /* ---- the tests ---- */
@@ -1136,7 +1126,6 @@ static void inherited_child(struct child_report *r)
 
 static void test_unprivileged(void)
 {
-	static const gid_t guest_groups[] = { GUEST_GID };
 	struct armpmu_counts root_sleep;
 	struct child_report *r = report;
 	const char *why;
@@ -1192,7 +1181,7 @@ static void test_unprivileged(void)
 			  tap_errname(err), (ull)r->c[1].cycles, (ull)root_sleep.cycles);
 	}
 
-	why = run_as(GUEST_UID, GUEST_GID, guest_groups, 1, guest_child);
+	why = run_as(AS_GUEST, guest_child);
 	if (why) {
 		tap_check(false, "uid 1001 (not in group armpmu): checks ran", "%s", why);
 	} else {
@@ -1570,40 +1559,6 @@ static void test_poll_param(void)
 }
 
 /* A direct user-mode read of the cycle counter traps, while a file counts. */
-static void test_sigill(void)
-{
-	unsigned int cpu;
-	char name[96];
-	int status;
-	pid_t pid;
-
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		snprintf(name, sizeof(name),
-			 "SIGILL: a user-mode read of the cycle counter on CPU %u", cpu);
-		fflush(stdout);
-		pid = fork();
-		if (pid == 0) {
-			int fd = -1;
-
-			if (pin(cpu) || open_bound(ARMPMU_CPU_CURRENT, &fd) ||
-			    ioc0(fd, ARMPMU_IOC_START))
-				_exit(2);
-			printf("# the user-mode read returned %llu\n",
-			       (ull)user_read_pmccntr());
-			fflush(stdout);
-			_exit(0);
-		}
-		if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-			tap_check(false, name, "fork/waitpid: %s", tap_errname(errno));
-			continue;
-		}
-		tap_check(WIFSIGNALED(status) && WTERMSIG(status) == SIGILL, name,
-			  "expected death by SIGILL, got %s %d",
-			  WIFSIGNALED(status) ? "signal" : "exit status",
-			  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-	}
-}
-
 /* ---- unloading, and the kernel's log ---- */
 
 static void test_unload(void)
@@ -1718,7 +1673,7 @@ int main(int argc, char **argv)
 	test_hotplug();
 	test_status_release();
 	test_poll_param();
-	test_sigill();
+	check_user_read_sigill();
 	if (unload)
 		test_unload();
 	return tap_done();

@@ -89,8 +89,8 @@ static inline int read_counts(int fd, struct armpmu_counts *c)
  * RESET, START, loop_n(n), STOP, READ. noinline and the same instructions
  * whatever n is, so user-mode counts differ by exactly the loop's.
  */
-static __attribute__((noinline)) int measure_loop(int fd, unsigned long n,
-						  struct armpmu_counts *c)
+static __attribute__((noinline, unused)) int measure_loop(int fd, unsigned long n,
+							  struct armpmu_counts *c)
 {
 	if (ioctl(fd, ARMPMU_IOC_RESET) < 0)
 		return errno;

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Checks that end a hostile run: whatever came before, every CPU's PMU can
+ * be claimed and counts again, and user mode still cannot touch the PMU.
+ */
+#ifndef ARMPMU_TESTS_CHECKS_H
+#define ARMPMU_TESTS_CHECKS_H
+
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include "devio.h"
+#include "tap.h"
+
+#define CHECK_EV_CPU_CYCLES	0x11
+
+static inline unsigned int online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned int)n : 1;
+}
+
+/*
+ * On every online CPU: nobody owns it, a new file binds it, counts user
+ * cycles over a loop, and after close nobody owns it again.
+ */
+static inline void check_every_cpu_claimable(void)
+{
+	unsigned int cpu, n = online_cpus();
+	struct armpmu_cpu_status st;
+	struct armpmu_counts c;
+	char name[96];
+	int fd, err;
+
+	for (cpu = 0; cpu < n; cpu++) {
+		snprintf(name, sizeof(name), "CPU %u: claimable and counting afterwards", cpu);
+		err = pin(cpu);
+		err = err ? err : open_bound(cpu, &fd);
+		if (err) {
+			tap_check(false, name, "pin or BIND: %s", tap_errname(err));
+			continue;
+		}
+		err = program(fd, 0, CHECK_EV_CPU_CYCLES, ARMPMU_EXCLUDE_KERNEL);
+		err = err ? err : measure_loop(fd, 100000, &c);
+		tap_check(!err && c.events[0] > 0 && !(c.flags & ARMPMU_COUNTS_DISTURBED),
+			  name, "%s, events[0] %llu, flags %#x", tap_errname(err),
+			  (ull)c.events[0], c.flags);
+		dev_close(&fd);
+		memset(&st, 0, sizeof(st));
+		st.cpu = cpu;
+		err = dev_open(&fd);
+		err = err ? err : ioc(fd, ARMPMU_IOC_CPU_STATUS, &st);
+		snprintf(name, sizeof(name), "CPU %u: no owner once the file is closed", cpu);
+		tap_check(!err && !(st.flags & ARMPMU_CPU_OWNED), name, "%s, flags %#x",
+			  tap_errname(err), st.flags);
+		dev_close(&fd);
+	}
+	pin(0);
+}
+
+/*
+ * A user-mode read of the cycle counter, on every CPU, by a process that
+ * owns that CPU's PMU and is counting: the driver never opens PMUSERENR.
+ */
+static inline void check_user_read_sigill(void)
+{
+	unsigned int cpu, n = online_cpus();
+	char name[96];
+	int status;
+	pid_t pid;
+
+	for (cpu = 0; cpu < n; cpu++) {
+		snprintf(name, sizeof(name),
+			 "SIGILL: a user-mode read of the cycle counter on CPU %u", cpu);
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			int fd = -1;
+
+			if (pin(cpu) || open_bound(ARMPMU_CPU_CURRENT, &fd) ||
+			    ioc0(fd, ARMPMU_IOC_START))
+				_exit(2);
+			printf("# the user-mode read returned %llu\n",
+			       (ull)user_read_pmccntr());
+			fflush(stdout);
+			_exit(0);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+			tap_check(false, name, "fork/waitpid: %s", tap_errname(errno));
+			continue;
+		}
+		tap_check(WIFSIGNALED(status) && WTERMSIG(status) == SIGILL, name,
+			  "expected death by SIGILL, got %s %d",
+			  WIFSIGNALED(status) ? "signal" : "exit status",
+			  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	}
+}
+
+#endif /* ARMPMU_TESTS_CHECKS_H */
