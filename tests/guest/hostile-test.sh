@@ -1,0 +1,53 @@
+#!/bin/sh
+# hostile-test: the suites of careless and hostile use, in one boot, as one
+# TAP stream (busybox sh, as root, armpmu loaded). Each suite's tests are
+# numbered on from the one before; a suite that dies or loses its plan is a
+# failed test of its own. Exits 1 if a test failed.
+#
+#   sh hostile-test.sh [--calls N] [--seed N]
+#
+# Order matters: badinput-test and fuzz need the node udev gave to group
+# armpmu; stress-test unloads and loads the module, so it comes last.
+
+calls=100000 seed=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--calls) calls=$2; shift 2 ;;
+	--seed) seed=$2; shift 2 ;;
+	*) echo "usage: sh hostile-test.sh [--calls N] [--seed N]" >&2; exit 2 ;;
+	esac
+done
+
+n=0 failed=0 tally=/tmp/hostile-test.tally
+
+# suite COMMAND...: runs it, renumbering its TAP from n + 1.
+suite() {
+	echo "# -- $*"
+	{ "$@" 2>&1; echo "@@status=$?"; } | awk -v base="$n" -v tally="$tally" -v name="$1" '
+		/^@@status=/ { status = substr($0, 10); next }
+		/^(not )?ok [0-9]+/ {
+			run++
+			if ($1 == "not") { bad++; sub(/^not ok [0-9]+/, "not ok " base + run) }
+			else sub(/^ok [0-9]+/, "ok " base + run)
+			print; fflush(); next
+		}
+		/^1\.\.[0-9]+$/ { plan = substr($0, 4); next }
+		{ print; fflush() }
+		END {
+			if (plan == "" || plan != run || (status != 0 && status != 1)) {
+				run++; bad++
+				printf "not ok %d - %s ran to completion\n", base + run, name
+				printf "# plan \"%s\", %d tests seen, exit status %s\n", plan, run - 1, status
+			}
+			print run, bad + 0 > tally
+		}'
+	read -r run bad <"$tally"
+	n=$((n + run)) failed=$((failed + bad))
+}
+
+suite badinput-test
+suite fuzz --calls "$calls" --seed "$seed"
+suite stress-test --seed "$seed"
+echo "1..$n"
+echo "# $n tests, $failed failed"
+[ "$failed" -eq 0 ]
