@@ -4,17 +4,23 @@
 # numbered on from the one before; a suite that dies or loses its plan is a
 # failed test of its own. Exits 1 if a test failed.
 #
-#   sh hostile-test.sh [--calls N] [--seed N]
+#   sh hostile-test.sh [--calls N] [--seed N] [--functional CPU] [--kernel-checks]
+#
+# --functional CPU: armpmu-test --cpu CPU first (the debug kernel's lane);
+# --kernel-checks: debug-checks.sh last, for a debug kernel's reports.
 #
 # Order matters: badinput-test and fuzz need the node udev gave to group
-# armpmu; stress-test unloads and loads the module, so it comes last.
+# armpmu; stress-test unloads and loads the module, so it comes after them.
 
-calls=100000 seed=1
+calls=100000 seed=1 functional='' kernel_checks=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--calls) calls=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
-	*) echo "usage: sh hostile-test.sh [--calls N] [--seed N]" >&2; exit 2 ;;
+	--functional) functional=$2; shift 2 ;;
+	--kernel-checks) kernel_checks=1; shift ;;
+	*) echo "usage: sh hostile-test.sh [--calls N] [--seed N] [--functional CPU]" \
+		"[--kernel-checks]" >&2; exit 2 ;;
 	esac
 done
 
@@ -45,9 +51,11 @@ suite() {
 	n=$((n + run)) failed=$((failed + bad))
 }
 
+[ -z "$functional" ] || suite armpmu-test --cpu "$functional"
 suite badinput-test
 suite fuzz --calls "$calls" --seed "$seed"
 suite stress-test --seed "$seed"
+[ -z "$kernel_checks" ] || suite sh ./debug-checks.sh
 echo "1..$n"
 echo "# $n tests, $failed failed"
 [ "$failed" -eq 0 ]

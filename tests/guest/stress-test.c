@@ -215,7 +215,8 @@ static void storm_process(enum guest_user who, unsigned int index)
 	unsigned int i;
 
 	signal(SIGTERM, stop_storm);
-	if (!become_user(who))
+	/* Each CPU gets its share of processes: first uses bind where they run. */
+	if (pin(index % ncpus) || !become_user(who))
 		_exit(100);
 	for (i = 0; i < THREADS_PER_PROC; i++) {
 		workers[i].rng = seed * 1000003 + index * 101 + i + 1;
