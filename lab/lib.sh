@@ -35,9 +35,9 @@ retry() {
 # What the lab runs on the host. The libraries and pahole (dwarves; 6.12's
 # module build runs it unless CONFIG_DEBUG_INFO_BTF_MODULES= is given) are
 # linux-kbuild's needs: it is extracted, not installed, so apt does not pull
-# them in.
+# them in. flex and bison build Kconfig and dtc for lab/debug-kernel.
 lab_host_packages=(
-	qemu-system-arm make cpio bc kmod sparse dwarves mmdebstrap
+	qemu-system-arm make cpio bc kmod sparse dwarves mmdebstrap flex bison
 	gcc-arm-linux-gnueabihf libc6-armhf-cross
 	gcc-aarch64-linux-gnu libc6-arm64-cross
 	libelf1 libssl3 zlib1g
