@@ -54,6 +54,8 @@ suite() {
 [ -z "$functional" ] || suite armpmu-test --cpu "$functional"
 suite badinput-test
 suite fuzz --calls "$calls" --seed "$seed"
+# ...and again while CPUs go offline and come back under the files.
+suite fuzz --calls "$calls" --seed $((seed + 1)) --cpu-hotplug
 suite stress-test --seed "$seed"
 [ -z "$kernel_checks" ] || suite sh ./debug-checks.sh
 echo "1..$n"

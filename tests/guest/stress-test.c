@@ -235,7 +235,7 @@ static void storm_process(enum guest_user who, unsigned int index)
  * while the storm rages: its counts must never be disturbed, reset or
  * stopped by anyone else.
  */
-static void witness_process(void)
+static void witness_process(int ready_fd)
 {
 	unsigned int cpu = ncpus - 1;
 	struct armpmu_counts c, prev = { 0 };
@@ -246,6 +246,8 @@ static void witness_process(void)
 	err = err ? err : open_bound(cpu, &fd);
 	err = err ? err : program(fd, 0, EV_CPU_CYCLES, EXCL_K);
 	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
+	/* The storm starts once the CPU is ours: its BINDs must not win it first. */
+	close(ready_fd);
 	while (!err && !storm_over) {
 		loop_n(20000);
 		err = read_counts(fd, &c);
@@ -275,16 +277,28 @@ static void test_storm(void)
 	unsigned int nprocs = 2 * ncpus, i, dead = 0;
 	pid_t pids[2 * 64 + 1];
 	unsigned long total_errs = 0;
+	int status, ready[2];
+	char byte;
 	double t0;
-	int status;
 
 	if (nprocs > 2 * 64)
 		nprocs = 2 * 64;
+	if (pipe(ready)) {
+		tap_check(false, "storm: a pipe for the witness", "%s", tap_errname(errno));
+		return;
+	}
 	fflush(stdout);
 	t0 = now();
 	pids[0] = fork();
-	if (pids[0] == 0)
-		witness_process();
+	if (pids[0] == 0) {
+		close(ready[0]);
+		witness_process(ready[1]);
+	}
+	close(ready[1]);
+	/* EOF when the witness counts (or gave up, which it reports). */
+	while (read(ready[0], &byte, 1) > 0)
+		;
+	close(ready[0]);
 	for (i = 0; i < nprocs; i++) {
 		pids[i + 1] = fork();
 		if (pids[i + 1] == 0)
