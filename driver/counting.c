@@ -65,7 +65,8 @@ static ktime_t poll_period(void)
 /*
  * D is set only while this session counts, since perf's cycle counter must
  * not be divided. When counting stops, E is cleared only if no counter is
- * enabled, so that a perf user of the same PMU keeps counting.
+ * enabled, so that a perf user of the same PMU keeps counting. LC, where
+ * the PMU has it, stays set but for the divider (which it would disable).
  */
 static void write_pmcr(bool divider, bool running)
 {
@@ -74,6 +75,8 @@ static void write_pmcr(bool divider, bool running)
 	pmcr &= ~(pmu->pmcr_owned & ~ARMPMU_PMCR_E);
 	if (divider)
 		pmcr |= ARMPMU_PMCR_D;
+	else
+		pmcr |= pmu->pmcr_owned & ARMPMU_PMCR_LC;
 	if (running)
 		pmcr |= ARMPMU_PMCR_E;
 	else if (!pmu->read_enabled())
@@ -156,26 +159,34 @@ static void mark_disturbed(struct armpmu_session *s)
 			      s->cpu);
 }
 
-static void accumulate(struct armpmu_session *s)
+/*
+ * Fold in the deltas since the last look. A 64-bit cycle counter cannot
+ * wrap in a lifetime: lower than last time, it was reset or rewritten
+ * behind our back, and nothing is folded in. Returns false then.
+ */
+static bool accumulate(struct armpmu_session *s)
 {
 	unsigned long mask = active_counters(s);
+	u64 now[ARMPMU_CYCLE_IDX + 1];
 	unsigned int idx;
 
+	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1)
+		now[idx] = pmu->read_counter(idx);
+	if (pmu->cycle_mask == U64_MAX &&
+	    now[ARMPMU_CYCLE_IDX] < s->last[ARMPMU_CYCLE_IDX])
+		return false;
 	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1) {
-		u64 now = pmu->read_counter(idx);
-
-		s->total[idx] += (now - s->last[idx]) & counter_width(idx);
-		s->last[idx] = now;
+		s->total[idx] += (now[idx] - s->last[idx]) & counter_width(idx);
+		s->last[idx] = now[idx];
 	}
+	return true;
 }
 
 /* A look at running counters: fold in their deltas, or find them disturbed. */
 static void look(struct armpmu_session *s)
 {
-	if (disturbed(s, true))
+	if (disturbed(s, true) || !accumulate(s))
 		mark_disturbed(s);
-	else
-		accumulate(s);
 }
 
 /*
@@ -213,7 +224,10 @@ static void stop_counting(struct armpmu_session *s)
 		return;
 	}
 	pmu->disable(active_counters(s));
-	accumulate(s);
+	if (!accumulate(s)) {
+		mark_disturbed(s);
+		return;
+	}
 	s->running = false;
 	/* We are on the timer's CPU with interrupts off: it cannot be running. */
 	hrtimer_try_to_cancel(&s->poll);
@@ -231,7 +245,8 @@ static void pause_counting(struct armpmu_session *s, bool check_enable)
 		return;
 	}
 	pmu->disable(active_counters(s));
-	accumulate(s);
+	if (!accumulate(s))
+		mark_disturbed(s);
 }
 
 /* The CPU is back, its PMU reset by perf or by power-down. */

@@ -158,9 +158,11 @@ const struct armpmu_ops armpmu_backend = {
 	.write_counter = v8_write_counter,
 	.read_userenr = v8_read_userenr,
 	/*
-	 * LC (set by perf's reset) is cleared so that D means what it means
-	 * on ARMv7; the driver takes no overflow interrupts, so the 32-bit
-	 * overflow point costs nothing.
+	 * LC is cleared while the divider is on, since D is ignored with it,
+	 * and set otherwise, as perf's reset leaves it: a 32-bit overflow
+	 * point would give perf's cycle counter needless interrupts, and QEMU
+	 * an overflow timer whose callback races with the vCPU and can
+	 * restart a counter.
 	 */
 	.pmcr_owned = ARMPMU_PMCR_E | ARMPMU_PMCR_D | ARMPMU_PMCR_LC,
 	.cycle_mask = U64_MAX,
