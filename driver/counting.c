@@ -161,8 +161,9 @@ static void mark_disturbed(struct armpmu_session *s)
 
 /*
  * Fold in the deltas since the last look. A 64-bit cycle counter cannot
- * wrap in a lifetime: lower than last time, it was reset or rewritten
- * behind our back, and nothing is folded in. Returns false then.
+ * advance by 2^63 between looks (it may wrap, if SET_VALUE put it near
+ * the top): a delta that large is the counter moving backwards, reset or
+ * rewritten behind our back, and nothing is folded in. Returns false then.
  */
 static bool accumulate(struct armpmu_session *s)
 {
@@ -173,7 +174,7 @@ static bool accumulate(struct armpmu_session *s)
 	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1)
 		now[idx] = pmu->read_counter(idx);
 	if (pmu->cycle_mask == U64_MAX &&
-	    now[ARMPMU_CYCLE_IDX] < s->last[ARMPMU_CYCLE_IDX])
+	    (s64)(now[ARMPMU_CYCLE_IDX] - s->last[ARMPMU_CYCLE_IDX]) < 0)
 		return false;
 	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1) {
 		s->total[idx] += (now[idx] - s->last[idx]) & counter_width(idx);
