@@ -85,7 +85,6 @@ static long ioctl_set_value(struct armpmu_session *s, void __user *arg)
 	return armpmu_session_set_value(s, &val);
 }
 
-
 static long ioctl_cpu_status(struct armpmu_session *s, void __user *arg)
 {
 	struct armpmu_cpu_status st;

@@ -126,29 +126,6 @@ static bool counts_clear(const struct armpmu_counts *c, char *why, size_t len)
 	return true;
 }
 
-/* The highest possible CPU number (from sysfs's "0-1"), or -1. */
-static int last_possible_cpu(void)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
-	char buf[64] = "";
-	char *p;
-	int last = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f)) {
-		/* A list of ranges: the last number is the highest. */
-		for (p = buf; *p; p++) {
-			if (*p >= '0' && *p <= '9') {
-				last = (int)strtol(p, &p, 10);
-				p--;
-			}
-		}
-	}
-	fclose(f);
-	return last;
-}
-
 /* An address with nothing mapped at it, right now. */
 static void *unmapped_address(void)
 {

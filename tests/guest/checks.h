@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 
 #include "devio.h"
@@ -20,6 +21,29 @@ static inline unsigned int online_cpus(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n > 0 ? (unsigned int)n : 1;
+}
+
+/* The highest possible CPU number (from sysfs's "0-1"), or -1. */
+static inline int last_possible_cpu(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+	char buf[64] = "";
+	char *p;
+	int last = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f)) {
+		/* A list of ranges: the last number is the highest. */
+		for (p = buf; *p; p++) {
+			if (*p >= '0' && *p <= '9') {
+				last = (int)strtol(p, &p, 10);
+				p--;
+			}
+		}
+	}
+	fclose(f);
+	return last;
 }
 
 /*

@@ -1410,27 +1410,6 @@ static int hotplug_process(void)
 
 /* ---- the parent ---- */
 
-static int last_possible_cpu(void)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
-	char buf[64] = "";
-	char *p;
-	int last = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f)) {
-		for (p = buf; *p; p++) {
-			if (*p >= '0' && *p <= '9') {
-				last = (int)strtol(p, &p, 10);
-				p--;
-			}
-		}
-	}
-	fclose(f);
-	return last;
-}
-
 static double now(void)
 {
 	struct timespec ts;
