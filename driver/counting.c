@@ -159,6 +159,12 @@ static void mark_disturbed(struct armpmu_session *s)
 			      s->cpu);
 }
 
+static void fold(struct armpmu_session *s, u32 idx, u64 now)
+{
+	s->total[idx] += (now - s->last[idx]) & counter_width(idx);
+	s->last[idx] = now;
+}
+
 /*
  * Fold in the deltas since the last look. A 64-bit cycle counter cannot
  * advance by 2^63 between looks (it may wrap, if SET_VALUE put it near
@@ -167,19 +173,16 @@ static void mark_disturbed(struct armpmu_session *s)
  */
 static bool accumulate(struct armpmu_session *s)
 {
-	unsigned long mask = active_counters(s);
-	u64 now[ARMPMU_CYCLE_IDX + 1];
+	unsigned long mask = s->programmed;
+	u64 cycles = pmu->read_counter(ARMPMU_CYCLE_IDX);
 	unsigned int idx;
 
-	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1)
-		now[idx] = pmu->read_counter(idx);
 	if (pmu->cycle_mask == U64_MAX &&
-	    (s64)(now[ARMPMU_CYCLE_IDX] - s->last[ARMPMU_CYCLE_IDX]) < 0)
+	    (s64)(cycles - s->last[ARMPMU_CYCLE_IDX]) < 0)
 		return false;
-	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1) {
-		s->total[idx] += (now[idx] - s->last[idx]) & counter_width(idx);
-		s->last[idx] = now[idx];
-	}
+	fold(s, ARMPMU_CYCLE_IDX, cycles);
+	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX)
+		fold(s, idx, pmu->read_counter(idx));
 	return true;
 }
 
@@ -217,27 +220,10 @@ static void start_polling(struct armpmu_session *s)
 	hrtimer_start(&s->poll, poll_period(), HRTIMER_MODE_REL_PINNED_HARD);
 }
 
-/* Disable first, then read: nothing counted after the stop. */
-static void stop_counting(struct armpmu_session *s)
-{
-	if (disturbed(s, true)) {
-		mark_disturbed(s);
-		return;
-	}
-	pmu->disable(active_counters(s));
-	if (!accumulate(s)) {
-		mark_disturbed(s);
-		return;
-	}
-	s->running = false;
-	/* We are on the timer's CPU with interrupts off: it cannot be running. */
-	hrtimer_try_to_cancel(&s->poll);
-	write_pmcr(false, false);
-}
-
 /*
  * Counting pauses while the CPU is away (offline, or powered down in idle,
- * where the poll timer cannot fire before the CPU is back).
+ * where the poll timer cannot fire before the CPU is back). Disable first,
+ * then read: nothing counted after the pause.
  */
 static void pause_counting(struct armpmu_session *s, bool check_enable)
 {
@@ -248,6 +234,17 @@ static void pause_counting(struct armpmu_session *s, bool check_enable)
 	pmu->disable(active_counters(s));
 	if (!accumulate(s))
 		mark_disturbed(s);
+}
+
+static void stop_counting(struct armpmu_session *s)
+{
+	pause_counting(s, true);
+	if (!s->running)
+		return;	/* disturbed: mark_disturbed() has stopped it */
+	s->running = false;
+	/* We are on the timer's CPU with interrupts off: it cannot be running. */
+	hrtimer_try_to_cancel(&s->poll);
+	write_pmcr(false, false);
 }
 
 /* The CPU is back, its PMU reset by perf or by power-down. */
