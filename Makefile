@@ -188,10 +188,13 @@ uninstall:
 	$(if $(DESTDIR),,-depmod -a $(KVER))
 	$(if $(DESTDIR),,ldconfig)
 
+# Both install, as root, the host packages they need on first use.
 check:
+	lab/host-packages
 	tests/run
 
 demo:
+	lab/host-packages
 	tools/demo
 
 clean:

@@ -32,14 +32,19 @@ retry() {
 	return 1
 }
 
-# What the lab runs on the host. The libraries and pahole (dwarves; 6.12's
-# module build runs it unless CONFIG_DEBUG_INFO_BTF_MODULES= is given) are
-# linux-kbuild's needs: it is extracted, not installed, so apt does not pull
-# them in. flex and bison build Kconfig and dtc for lab/debug-kernel.
+# What `make demo` and `make check` need on the host, beyond what a new
+# Debian machine has. The libraries and pahole (dwarves; 6.12's module build
+# runs it unless CONFIG_DEBUG_INFO_BTF_MODULES= is given) are linux-kbuild's
+# needs: it is extracted, not installed, so apt does not pull them in. flex
+# and bison build Kconfig and dtc for lab/debug-kernel. The cross compilers
+# are installed without recommends, so their C library headers are named:
+# libc6-*-cross alone is only the runtime. libkmod-dev and pkg-config build
+# pmuctl for the host; dkms is tests/host/dkms-test's subject.
 lab_host_packages=(
-	qemu-system-arm make cpio bc kmod sparse dwarves mmdebstrap flex bison
-	gcc-arm-linux-gnueabihf libc6-armhf-cross
-	gcc-aarch64-linux-gnu libc6-arm64-cross
+	qemu-system-arm make gcc libc6-dev cpio bc kmod sparse dwarves mmdebstrap
+	flex bison git pkg-config libkmod-dev dkms
+	gcc-arm-linux-gnueabihf libc6-armhf-cross libc6-dev-armhf-cross
+	gcc-aarch64-linux-gnu libc6-arm64-cross libc6-dev-arm64-cross
 	libelf1 libssl3 zlib1g
 )
 
@@ -53,12 +58,16 @@ ensure_host_packages() {
 	done
 	((${#missing[@]})) || return 0
 	[[ $(id -u) == 0 ]] || die "missing host packages (install them as root): ${missing[*]}"
-	note "installing host packages: ${missing[*]}"
+	mkdir -p "$lab_cache"
+	local log=$lab_cache/host-packages.log
+	echo "armpmu lab: installing with apt-get (log: $log): ${missing[*]}" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	# One failing index makes update exit non-zero; the rest is still usable.
-	retry apt-get update -qq >&2 || note "apt-get update failed; going on with the indexes apt has"
+	retry apt-get update -qq >>"$log" 2>&1 ||
+		note "apt-get update failed; going on with the indexes apt has"
 	for pkg in "${missing[@]}"; do
 		retry apt-get install -y -qq --no-install-recommends \
-			-o DPkg::Lock::Timeout=300 "$pkg" >&2 || die "cannot install $pkg"
+			-o DPkg::Lock::Timeout=300 "$pkg" >>"$log" 2>&1 ||
+			{ tail -n 20 "$log" >&2; die "cannot install $pkg"; }
 	done
 }
