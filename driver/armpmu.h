@@ -76,6 +76,7 @@ struct armpmu_ops {
 	u32 (*read_enabled)(void);
 	void (*enable)(u32 mask);
 	void (*disable)(u32 mask);
+	u32 (*read_irq_enabled)(void);
 	void (*disable_irq)(u32 mask);
 	void (*clear_overflow)(u32 mask);
 	void (*write_evtype)(u32 idx, u32 val);
@@ -134,6 +135,7 @@ struct armpmu_session {
 	u32 evtype[ARMPMU_MAX_COUNTERS];
 	u32 cycle_filter;
 	bool running;
+	bool started;			/* START, and no STOP since */
 	bool parked;			/* the CPU is offline; counts are kept */
 	bool idle_saved;		/* the CPU is powered down in idle */
 	bool revoked;			/* an administrator took the PMU */
@@ -163,7 +165,7 @@ void armpmu_counting_init(struct armpmu_session *s);
 void armpmu_session_revoke(struct armpmu_session *s);
 u32 armpmu_session_counting(const struct armpmu_session *s);
 void armpmu_session_cpu_down(struct armpmu_session *s);
-void armpmu_session_cpu_up(struct armpmu_session *s);
+void armpmu_counting_cpu_up(struct armpmu_session *owner);
 void armpmu_idle_enter(void);
 void armpmu_idle_exit(void);
 

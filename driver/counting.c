@@ -17,9 +17,11 @@
  * events and resets the whole PMU on hotplug and idle exit. So a session
  * touches only its own counters, refuses counters that someone else has
  * enabled (EBUSY), and at every look checks that its counters are still
- * enabled and programmed as it left them, under its PMCR.E and D. If not,
- * the session is disturbed: it stops, and its counts are reported as not
- * trustworthy (EIO from READ) until RESET.
+ * enabled and programmed as it left them, under its PMCR.E and D, with
+ * their overflow interrupt off. If not, the session is disturbed: it stops
+ * what is still its own, and its counts are reported as not trustworthy
+ * (EIO from READ) until RESET. Counters taken by someone else are never
+ * touched again.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -90,11 +92,15 @@ static u32 foreign(u32 mask)
 	return pmu->read_enabled() & mask;
 }
 
-/* Give counter @idx, stopped and ours, its event type and no interrupt. */
+/*
+ * Give counter @idx, stopped and ours, its event type and no interrupt, and
+ * remember the type as the hardware holds it (reserved bits read as 0).
+ */
 static void program_counter(struct armpmu_session *s, u32 idx)
 {
 	if (has_evtype(s, idx))
 		pmu->write_evtype(idx, wanted_evtype(s, idx));
+	s->seen_evtype[idx] = has_evtype(s, idx) ? pmu->read_evtype(idx) : 0;
 	pmu->disable_irq(BIT(idx));
 	pmu->clear_overflow(BIT(idx));
 }
@@ -108,22 +114,34 @@ static void set_value(struct armpmu_session *s, u32 idx, u64 value)
 	s->total[idx] = value;
 }
 
-/* Counter @idx still has the event type this session gave it. */
-static bool intact(const struct armpmu_session *s, u32 idx)
+/*
+ * The counters of @s that nobody else has taken: programmed as this session
+ * left them, and with their overflow interrupt off. Perf may program a
+ * counter exactly as armpmu does (a user-only INST_RETIRED has one
+ * encoding), but it always enables the counter's interrupt, which armpmu
+ * never does: that bit is the witness a look-alike takeover leaves.
+ */
+static u32 still_ours(const struct armpmu_session *s)
 {
-	return !has_evtype(s, idx) || pmu->read_evtype(idx) == s->seen_evtype[idx];
+	unsigned long mask = active_counters(s) & ~pmu->read_irq_enabled();
+	unsigned int idx;
+	u32 ours = 0;
+
+	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1)
+		if (!has_evtype(s, idx) || pmu->read_evtype(idx) == s->seen_evtype[idx])
+			ours |= BIT(idx);
+	return ours;
 }
 
 /*
- * Did someone stop, reprogram or divide this session's running counters?
- * Entering idle, perf may have cleared E just before: that loses nothing
- * here (the counters stop together) and is not held against them.
+ * Did someone stop, reprogram, take or divide this session's running
+ * counters? Entering idle, perf may have cleared E just before: that loses
+ * nothing here (the counters stop together) and is not held against them.
  */
 static bool disturbed(const struct armpmu_session *s, bool check_enable)
 {
-	unsigned long mask = active_counters(s);
+	u32 mask = active_counters(s);
 	u32 pmcr = pmu->read_pmcr();
-	unsigned int idx;
 
 	if (check_enable && !(pmcr & ARMPMU_PMCR_E))
 		return true;
@@ -131,26 +149,16 @@ static bool disturbed(const struct armpmu_session *s, bool check_enable)
 		return true;
 	if ((pmu->read_enabled() & mask) != mask)
 		return true;
-	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1)
-		if (!intact(s, idx))
-			return true;
-	return false;
+	return still_ours(s) != mask;
 }
 
 /*
- * Stop, leaving alone the counters someone else reprogrammed (theirs now),
+ * Stop what is still ours, leaving alone the counters someone else took,
  * and keep the counts only to say they are not to be trusted.
  */
 static void mark_disturbed(struct armpmu_session *s)
 {
-	unsigned long mask = active_counters(s);
-	unsigned int idx;
-	u32 ours = 0;
-
-	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1)
-		if (intact(s, idx))
-			ours |= BIT(idx);
-	pmu->disable(ours);
+	pmu->disable(still_ours(s));
 	s->running = false;
 	s->disturbed = true;
 	/* The poll timer ends at its next expiry: no timer calls in idle. */
@@ -206,10 +214,10 @@ static int start_counting(struct armpmu_session *s)
 		return -EBUSY;
 	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1) {
 		program_counter(s, idx);
-		s->seen_evtype[idx] = has_evtype(s, idx) ? pmu->read_evtype(idx) : 0;
 		s->last[idx] = pmu->read_counter(idx);
 	}
 	s->running = true;
+	s->started = true;
 	write_pmcr(s->divider, true);
 	pmu->enable(mask);
 	return 0;
@@ -259,20 +267,33 @@ static bool resume_counting(struct armpmu_session *s)
 	return false;
 }
 
-/* Software only: the hardware may hold someone else's counts by now. */
-static void reset_counts(struct armpmu_session *s)
+/*
+ * Zero the counts (in software: the hardware may hold someone else's counts
+ * by now). A started session goes on counting from zero. If its counters
+ * were taken, it starts again on them, and while someone else still holds
+ * them RESET fails with EBUSY and changes nothing: never a success that
+ * leaves nothing counting.
+ */
+static int reset_counts(struct armpmu_session *s)
 {
 	unsigned long mask = active_counters(s);
 	unsigned int idx;
 
 	if (s->running)
 		look(s);
-	s->disturbed = false;
-	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1) {
-		s->total[idx] = 0;
-		if (s->running)
+	if (s->running) {
+		for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1)
 			s->last[idx] = pmu->read_counter(idx);
+	} else if (s->started) {
+		int ret = start_counting(s);
+
+		if (ret)
+			return ret;
+		start_polling(s);
 	}
+	s->disturbed = false;
+	memset(s->total, 0, sizeof(s->total));
+	return 0;
 }
 
 static int read_counts(struct armpmu_session *s)
@@ -324,10 +345,25 @@ static void attach(struct armpmu_session *s)
 	this_cpu_write(active_session, s);
 }
 
+/*
+ * Zero the stopped counters that are still ours, so that nothing of this
+ * session's counts is left in the registers for whoever reads them next.
+ */
+static void clear_counters(struct armpmu_session *s)
+{
+	unsigned long mask = still_ours(s) & ~pmu->read_enabled();
+	unsigned int idx;
+
+	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1)
+		pmu->write_counter(idx, 0);
+}
+
 static void detach(struct armpmu_session *s)
 {
 	if (s->running)
 		stop_counting(s);
+	s->started = false;
+	clear_counters(s);
 	if (this_cpu_read(active_session) == s)
 		this_cpu_write(active_session, NULL);
 }
@@ -371,12 +407,13 @@ static void on_cpu(void *info)
 	case OP_STOP:
 		if (s->running)
 			stop_counting(s);
+		s->started = false;
 		break;
 	case OP_READ:
 		ret = read_counts(s);
 		break;
 	case OP_RESET:
-		reset_counts(s);
+		ret = reset_counts(s);
 		break;
 	}
 	s->call_ret = ret;
@@ -411,7 +448,11 @@ void armpmu_counting_init(struct armpmu_session *s)
 	s->poll.function = poll;
 }
 
-/* Hotplug: on the CPU going down, interrupts off. Keep what was counted. */
+/*
+ * Hotplug: on the CPU going down, interrupts off. Keep what was counted,
+ * and leave neither counts in the registers nor a pointer to @s behind:
+ * the session may be closed and freed while the CPU is away.
+ */
 void armpmu_session_cpu_down(struct armpmu_session *s)
 {
 	if (s->running) {
@@ -419,17 +460,25 @@ void armpmu_session_cpu_down(struct armpmu_session *s)
 		/* Timers leave a dead CPU: this one must not poll elsewhere. */
 		hrtimer_try_to_cancel(&s->poll);
 	}
+	clear_counters(s);
 	this_cpu_write(active_session, NULL);
 	s->parked = true;
 }
 
-/* Hotplug: on the CPU coming back (perf has reset its PMU), interrupts off. */
-void armpmu_session_cpu_up(struct armpmu_session *s)
+/*
+ * Hotplug: on the CPU coming back (perf has reset its PMU), interrupts off,
+ * with its owner if it has one.
+ */
+void armpmu_counting_cpu_up(struct armpmu_session *owner)
 {
-	s->parked = false;
-	this_cpu_write(active_session, s);
-	if (s->running && resume_counting(s))
-		start_polling(s);
+	/* Going down cleared it; anything here would point at a freed session. */
+	WARN_ON_ONCE(this_cpu_read(active_session));
+	if (!owner)
+		return;
+	owner->parked = false;
+	this_cpu_write(active_session, owner);
+	if (owner->running && resume_counting(owner))
+		start_polling(owner);
 }
 
 /*

@@ -19,10 +19,17 @@
 #include <linux/smp.h>
 #include "armpmu.h"
 
+/*
+ * @online is this driver's own view, set and cleared by its hotplug
+ * callbacks under owners_lock: cpu_online() is still true for a while after
+ * the offline callback has run, and a claim accepted then would leave its
+ * session unparked on a dead CPU.
+ */
 struct armpmu_cpu {
 	struct armpmu_caps caps;
 	bool probed;
 	bool usable;
+	bool online;
 	struct armpmu_session *owner;
 };
 
@@ -44,8 +51,8 @@ static int armpmu_cpu_online(unsigned int cpu)
 		c->usable = !why;
 		c->probed = true;
 	}
-	if (c->owner)
-		armpmu_session_cpu_up(c->owner);
+	armpmu_counting_cpu_up(c->owner);
+	c->online = true;
 	local_irq_restore(flags);
 	mutex_unlock(&owners_lock);
 
@@ -62,6 +69,7 @@ static int armpmu_cpu_offline(unsigned int cpu)
 
 	mutex_lock(&owners_lock);
 	local_irq_save(flags);
+	c->online = false;
 	if (c->owner)
 		armpmu_session_cpu_down(c->owner);
 	local_irq_restore(flags);
@@ -146,7 +154,7 @@ int armpmu_cpu_claim(unsigned int cpu, struct armpmu_session *s)
 	c = &cpus[cpu];
 
 	mutex_lock(&owners_lock);
-	if (!cpu_online(cpu)) {
+	if (!c->online) {
 		ret = -ENXIO;
 	} else if (!c->usable) {
 		ret = -ENODEV;
@@ -242,7 +250,7 @@ int armpmu_cpu_status(const struct armpmu_session *caller,
 	}
 	/* Hotplug waits for the lock: an online CPU stays up for the call. */
 	peek.owner = c->owner;
-	if (cpu_online(cpu) &&
+	if (c->online &&
 	    (!c->usable || !smp_call_function_single(cpu, peek_on_cpu, &peek, 1))) {
 		st->flags |= ARMPMU_CPU_ONLINE;
 		if (peek.userenr)

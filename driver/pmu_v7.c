@@ -41,6 +41,7 @@ V7_PMU_WRITER(pmxevtyper, c13, 1)
 V7_PMU_READER(pmxevcntr, c13, 2)
 V7_PMU_WRITER(pmxevcntr, c13, 2)
 V7_PMU_READER(pmuserenr, c14, 0)
+V7_PMU_READER(pmintenset, c14, 1)
 V7_PMU_WRITER(pmintenclr, c14, 2)
 
 #define ID_DFR0_PERFMON_SHIFT	24
@@ -113,6 +114,11 @@ static void v7_disable(u32 mask)
 	isb();
 }
 
+static u32 v7_read_irq_enabled(void)
+{
+	return pmintenset_read();
+}
+
 static void v7_disable_irq(u32 mask)
 {
 	pmintenclr_write(mask);
@@ -168,6 +174,7 @@ const struct armpmu_ops armpmu_backend = {
 	.read_enabled = v7_read_enabled,
 	.enable = v7_enable,
 	.disable = v7_disable,
+	.read_irq_enabled = v7_read_irq_enabled,
 	.disable_irq = v7_disable_irq,
 	.clear_overflow = v7_clear_overflow,
 	.write_evtype = v7_write_evtype,

@@ -90,6 +90,11 @@ static void v8_disable(u32 mask)
 	isb();
 }
 
+static u32 v8_read_irq_enabled(void)
+{
+	return read_sysreg(pmintenset_el1);
+}
+
 static void v8_disable_irq(u32 mask)
 {
 	write_sysreg(mask, pmintenclr_el1);
@@ -150,6 +155,7 @@ const struct armpmu_ops armpmu_backend = {
 	.read_enabled = v8_read_enabled,
 	.enable = v8_enable,
 	.disable = v8_disable,
+	.read_irq_enabled = v8_read_irq_enabled,
 	.disable_irq = v8_disable_irq,
 	.clear_overflow = v8_clear_overflow,
 	.write_evtype = v8_write_evtype,

@@ -5,7 +5,9 @@
  * counter (perf allocates from 0 up; CPU_CYCLES goes to the cycle counter)
  * before or during a measurement. armpmu must refuse what perf holds, leave
  * perf's counts alone, and report its own counts as disturbed when perf
- * takes its counters. Runs as root in the guest, prints TAP.
+ * takes its counters, even when perf programs them exactly as armpmu did,
+ * without ever touching perf's counters again. Runs as root in the guest,
+ * prints TAP.
  *
  *   coexist-test [--icount]
  *
@@ -27,18 +29,29 @@
 static struct armpmu_info info;
 static bool icount;
 
-/* A pinned per-CPU perf event on CPU 0 counting raw event @config. */
-static int perf_open(__u64 config, int *fd)
+/*
+ * A pinned per-CPU perf event on CPU 0 counting raw event @config, user
+ * mode only if @user_only: then perf programs the counter exactly as
+ * armpmu programs a user-only event (P set, nothing else).
+ */
+static int perf_open_filtered(__u64 config, bool user_only, int *fd)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_RAW,
 		.size = sizeof(attr),
 		.config = config,
 		.pinned = 1,
+		.exclude_kernel = user_only,
+		.exclude_hv = user_only,
 	};
 
 	*fd = (int)syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	return *fd < 0 ? errno : 0;
+}
+
+static int perf_open(__u64 config, int *fd)
+{
+	return perf_open_filtered(config, false, fd);
 }
 
 static uint64_t perf_count(int fd)
@@ -178,6 +191,104 @@ static void test_perf_during(void)
 	dev_close(&fd);
 }
 
+/*
+ * armpmu counts INST_RETIRED:u on counter 0; perf arrives with INST_RETIRED
+ * on CPU 0 and takes counter 0, user-only (the very encoding armpmu wrote)
+ * or kernel and user. armpmu must see it, and its STOP and close must
+ * leave perf's counter running.
+ */
+static void test_takeover(bool user_only)
+{
+	const char *how = user_only ? "user-only, armpmu's own encoding" : "kernel and user";
+	uint64_t before, after;
+	struct armpmu_counts c;
+	int pfd, fd, err;
+	char name[160];
+
+	err = open_bound(0, &fd);
+	err = err ? err : program(fd, 0, EV_INST_RETIRED, ARMPMU_EXCLUDE_KERNEL);
+	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
+	snprintf(name, sizeof(name), "armpmu counts INST_RETIRED:u on counter 0 (perf: %s)", how);
+	if (!tap_errno(err, 0, name)) {
+		dev_close(&fd);
+		return;
+	}
+	err = perf_open_filtered(EV_INST_RETIRED, user_only, &pfd);
+	snprintf(name, sizeof(name), "perf: a per-CPU INST_RETIRED event (%s) opens", how);
+	if (!tap_errno(err, 0, name)) {
+		dev_close(&fd);
+		return;
+	}
+	loop_n(SPIN);
+	err = read_counts(fd, &c);
+	snprintf(name, sizeof(name),
+		 "EIO: READ after perf took counter 0 (%s), flagged DISTURBED", how);
+	tap_check(err == EIO && (c.flags & ARMPMU_COUNTS_DISTURBED), name,
+		  "%s, flags %#x, events[0] %llu", tap_errname(err), c.flags, (ull)c.events[0]);
+	snprintf(name, sizeof(name), "STOP after the takeover (%s) succeeds", how);
+	tap_errno(ioc0(fd, ARMPMU_IOC_STOP), 0, name);
+	before = perf_count(pfd);
+	loop_n(SPIN);
+	after = perf_count(pfd);
+	snprintf(name, sizeof(name), "perf's counter (%s) keeps counting after armpmu's STOP", how);
+	if (icount)
+		tap_check(after - before >= 2 * SPIN, name, "perf read %llu then %llu",
+			  (ull)before, (ull)after);
+	else
+		tap_skip(name, "QEMU counts INST_RETIRED only with --icount");
+	dev_close(&fd);
+	before = perf_count(pfd);
+	loop_n(SPIN);
+	after = perf_count(pfd);
+	snprintf(name, sizeof(name), "perf's counter (%s) keeps counting after armpmu's close", how);
+	if (icount)
+		tap_check(after - before >= 2 * SPIN, name, "perf read %llu then %llu",
+			  (ull)before, (ull)after);
+	else
+		tap_skip(name, "QEMU counts INST_RETIRED only with --icount");
+	close(pfd);
+}
+
+/*
+ * RESET of counts perf disturbed, while counting: it must not succeed and
+ * leave nothing counting. While perf holds the counter it fails with EBUSY
+ * and changes nothing; once perf is gone it counts again from zero.
+ */
+static void test_reset_disturbed(void)
+{
+	struct armpmu_counts c;
+	int pfd = -1, fd, err;
+
+	err = open_bound(0, &fd);
+	err = err ? err : program(fd, 0, EV_CPU_CYCLES, ARMPMU_EXCLUDE_KERNEL);
+	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
+	err = err ? err : perf_open(EV_INST_RETIRED, &pfd);
+	if (!tap_errno(err, 0, "armpmu counts CPU_CYCLES:u on counter 0, then perf takes it")) {
+		dev_close(&fd);
+		if (pfd >= 0)
+			close(pfd);
+		return;
+	}
+	loop_n(SPIN);
+	tap_errno(ioc0(fd, ARMPMU_IOC_RESET), EBUSY,
+		  "EBUSY: RESET of disturbed counts while perf holds the counter");
+	err = read_counts(fd, &c);
+	tap_check(err == EIO && (c.flags & ARMPMU_COUNTS_DISTURBED) &&
+		  !(c.flags & ARMPMU_COUNTS_RUNNING),
+		  "the refused RESET changed nothing: READ still EIO, DISTURBED",
+		  "%s, flags %#x", tap_errname(err), c.flags);
+	close(pfd);
+	tap_errno(ioc0(fd, ARMPMU_IOC_RESET), 0, "RESET once perf is gone");
+	loop_n(SPIN);
+	err = read_counts(fd, &c);
+	tap_check(!err && c.flags == ARMPMU_COUNTS_RUNNING && c.events[0] >= SPIN &&
+		  c.cycles >= SPIN,
+		  "after that RESET the file counts again, from zero",
+		  "%s, flags %#x, events[0] %llu, cycles %llu", tap_errname(err), c.flags,
+		  (ull)c.events[0], (ull)c.cycles);
+	dev_close(&fd);
+}
+
 int main(int argc, char **argv)
 {
 	int fd = -1, pfd, err;
@@ -204,6 +315,9 @@ int main(int argc, char **argv)
 		close(pfd);
 		test_perf_first();
 		test_perf_during();
+		test_takeover(true);
+		test_takeover(false);
+		test_reset_disturbed();
 	}
 	test_kernel_log();
 	return tap_done();

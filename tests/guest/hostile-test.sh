@@ -56,6 +56,8 @@ suite badinput-test
 suite fuzz --calls "$calls" --seed "$seed"
 # ...and again while CPUs go offline and come back under the files.
 suite fuzz --calls "$calls" --seed $((seed + 1)) --cpu-hotplug
+# Claims racing CPU 1 going offline: nothing of a closed file left behind.
+suite race-test
 suite stress-test --seed "$seed"
 [ -z "$kernel_checks" ] || suite sh ./debug-checks.sh
 echo "1..$n"

@@ -26,8 +26,12 @@
  * Sharing: Linux's perf driver and others may use the same PMU. A file
  * never touches counters someone else has enabled (EBUSY from SET_EVENT,
  * SET_CYCLE_FILTER, SET_VALUE and START), and finds out when someone
- * touches its own (ARMPMU_COUNTS_DISTURBED, EIO). Counts survive CPU
- * hotplug and idle power-down of the bound CPU.
+ * touches its own (ARMPMU_COUNTS_DISTURBED, EIO), even when perf programs
+ * them exactly as this file did: armpmu never enables a counter's overflow
+ * interrupt and perf always does. Counters someone else took are never
+ * touched again, by STOP, RESET or close. Counts survive CPU hotplug and
+ * idle power-down of the bound CPU. Closing a file (or RELEASE) zeroes the
+ * hardware counters it used, so the next reader finds none of its counts.
  *
  * Errors common to every ioctl:
  *   ENOTTY  unknown ioctl number
@@ -170,7 +174,13 @@ struct armpmu_counts {
  */
 #define ARMPMU_IOC_SET_DIVIDER	_IOW(ARMPMU_IOC_MAGIC, 0x05, __u32)
 
-/* ARMPMU_IOC_RESET: zero every counter, keeping the configuration. */
+/*
+ * ARMPMU_IOC_RESET: zero every counter, keeping the configuration, and
+ * clear ARMPMU_COUNTS_DISTURBED. A file that was started (START, no STOP
+ * since) counts on from zero; if its counters were disturbed, it starts
+ * them again, and while someone else holds one of them RESET fails with
+ * EBUSY and changes nothing (the counts stay DISTURBED).
+ */
 #define ARMPMU_IOC_RESET	_IO(ARMPMU_IOC_MAGIC, 0x06)
 
 /*
