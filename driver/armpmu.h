@@ -90,22 +90,23 @@ struct armpmu_ops {
 	u64 cycle_mask;
 };
 
-/* What on_cpu() (counting.c) does for the process-context side. */
-enum armpmu_op {
-	OP_ATTACH,
-	OP_DETACH,
-	OP_INFO,
-	OP_PROGRAM,
-	OP_CYCLE_FILTER,
-	OP_SET_VALUE,
-	OP_START,
-	OP_STOP,
-	OP_READ,
-	OP_RESET,
-};
-
 /* The one backend built into this module (pmu_v7.c or pmu_v8.c). */
 extern const struct armpmu_ops armpmu_backend;
+
+/* What a file counts: set in process context while its counters are stopped. */
+struct armpmu_config {
+	u32 programmed;			/* mask of event counters with an event */
+	u32 evtype[ARMPMU_MAX_COUNTERS];
+	u32 cycle_filter;
+	bool cycle_filterable;		/* PMUv1 has no cycle filter */
+	bool divider;
+};
+
+/* A configuration in one CPU's PMU: the hardware as last seen there. */
+struct armpmu_load {
+	u64 last[ARMPMU_MAX_COUNTERS + 1];	/* counter values, [31] = cycles */
+	u32 seen_evtype[ARMPMU_MAX_COUNTERS + 1]; /* event types as written */
+};
 
 /*
  * An open /dev/armpmu. Process-context fields are changed with @lock held.
@@ -121,19 +122,10 @@ struct armpmu_session {
 	struct pid *owner_pid;		/* the process that bound the file */
 	kuid_t owner_uid;
 	u32 selected;
-	u32 divider;
-
-	/* Arguments of the operation on_cpu() is asked to do. */
-	enum armpmu_op op;
-	u32 arg_idx;
-	u32 arg_evtype;
-	u64 arg_value;
-	int call_ret;			/* and how it went */
 
 	/* on-CPU state */
-	u32 programmed;			/* mask of event counters with an event */
-	u32 evtype[ARMPMU_MAX_COUNTERS];
-	u32 cycle_filter;
+	struct armpmu_config cfg;
+	struct armpmu_load load;
 	bool running;
 	bool started;			/* START, and no STOP since */
 	bool parked;			/* the CPU is offline; counts are kept */
@@ -142,8 +134,6 @@ struct armpmu_session {
 	bool disturbed;			/* someone else touched our counters */
 	u32 userenr;			/* PMUSERENR as last seen */
 	u64 total[ARMPMU_MAX_COUNTERS + 1];	/* 64-bit counts, [31] = cycles */
-	u64 last[ARMPMU_MAX_COUNTERS + 1];	/* hardware value at last look */
-	u32 seen_evtype[ARMPMU_MAX_COUNTERS + 1]; /* read back at START */
 	struct hrtimer poll;
 	/* Kept here, not on the stack, so READ does not zero 264 bytes. */
 	struct armpmu_counts snapshot;
@@ -153,27 +143,61 @@ struct armpmu_session {
 int armpmu_cpus_init(void);
 void armpmu_cpus_exit(void);
 const struct armpmu_caps *armpmu_cpu_caps(unsigned int cpu);
+void armpmu_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info);
 int armpmu_cpu_claim(unsigned int cpu, struct armpmu_session *s);
 void armpmu_cpu_release(unsigned int cpu, struct armpmu_session *s);
 int armpmu_cpu_status(const struct armpmu_session *caller,
 		      struct armpmu_cpu_status *st);
 int armpmu_cpu_revoke(u32 cpu);
 
-/* counting.c: what runs on the bound CPU, interrupts off. */
-int armpmu_run_on_cpu(struct armpmu_session *s, enum armpmu_op op);
-void armpmu_counting_init(struct armpmu_session *s);
-void armpmu_session_revoke(struct armpmu_session *s);
-u32 armpmu_session_counting(const struct armpmu_session *s);
-void armpmu_session_cpu_down(struct armpmu_session *s);
-void armpmu_counting_cpu_up(struct armpmu_session *owner);
+/*
+ * counters.c: a configuration's counters in this CPU's PMU, interrupts
+ * off. Each returns what it found; none keeps state of its own.
+ */
+u32 armpmu_counters(const struct armpmu_config *cfg);
+u32 armpmu_foreign(u32 mask);
+void armpmu_program_counter(const struct armpmu_config *cfg,
+			    struct armpmu_load *ld, u32 idx);
+void armpmu_set_counter(struct armpmu_load *ld, u64 *total, u32 idx, u64 value);
+int armpmu_load_counters(const struct armpmu_config *cfg, struct armpmu_load *ld);
+bool armpmu_counters_disturbed(const struct armpmu_config *cfg,
+			       const struct armpmu_load *ld, bool check_enable);
+bool armpmu_fold_counters(const struct armpmu_config *cfg,
+			  struct armpmu_load *ld, u64 *total);
+void armpmu_rebase_counters(const struct armpmu_config *cfg, struct armpmu_load *ld);
+bool armpmu_pause_counters(const struct armpmu_config *cfg,
+			   struct armpmu_load *ld, u64 *total, bool check_enable);
+void armpmu_stop_own_counters(const struct armpmu_config *cfg,
+			      const struct armpmu_load *ld);
+void armpmu_release_pmcr(void);
+void armpmu_clear_counters(const struct armpmu_config *cfg,
+			   const struct armpmu_load *ld);
+
+/*
+ * cpu_mode.c: a file bound to a CPU. Each call runs its work on the bound
+ * CPU (a cross-call, or a plain call when already there).
+ */
+void armpmu_cpu_mode_init(struct armpmu_session *s);
+int armpmu_cpu_attach(struct armpmu_session *s);
+void armpmu_cpu_detach(struct armpmu_session *s);
+void armpmu_cpu_revoke_session(struct armpmu_session *s);
+int armpmu_cpu_peek(struct armpmu_session *s);
+int armpmu_cpu_program(struct armpmu_session *s, u32 idx, u32 evtype);
+int armpmu_cpu_set_cycle_filter(struct armpmu_session *s, u32 evtype);
+int armpmu_cpu_set_value(struct armpmu_session *s, u32 idx, u64 value);
+int armpmu_cpu_start(struct armpmu_session *s);
+int armpmu_cpu_stop(struct armpmu_session *s);
+int armpmu_cpu_read(struct armpmu_session *s);
+int armpmu_cpu_reset(struct armpmu_session *s);
+u32 armpmu_cpu_counting(const struct armpmu_session *s);
+void armpmu_cpu_down(struct armpmu_session *s);
+void armpmu_cpu_up(struct armpmu_session *owner);
 void armpmu_idle_enter(void);
 void armpmu_idle_exit(void);
 
 /* session.c: the file's operations, in process context. */
 void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed);
 void armpmu_session_release(struct armpmu_session *s);
-int armpmu_session_attach(struct armpmu_session *s);
-void armpmu_session_detach(struct armpmu_session *s);
 int armpmu_session_bind(struct armpmu_session *s, u32 cpu);
 int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info);
 int armpmu_session_select(struct armpmu_session *s, u32 idx);
@@ -187,7 +211,6 @@ int armpmu_session_reset(struct armpmu_session *s);
 int armpmu_session_start(struct armpmu_session *s);
 int armpmu_session_stop(struct armpmu_session *s);
 int armpmu_session_read(struct armpmu_session *s);
-void armpmu_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info);
 
 /* cdev.c: the character device. */
 int armpmu_cdev_init(void);

@@ -51,7 +51,7 @@ static int armpmu_cpu_online(unsigned int cpu)
 		c->usable = !why;
 		c->probed = true;
 	}
-	armpmu_counting_cpu_up(c->owner);
+	armpmu_cpu_up(c->owner);
 	c->online = true;
 	local_irq_restore(flags);
 	mutex_unlock(&owners_lock);
@@ -71,7 +71,7 @@ static int armpmu_cpu_offline(unsigned int cpu)
 	local_irq_save(flags);
 	c->online = false;
 	if (c->owner)
-		armpmu_session_cpu_down(c->owner);
+		armpmu_cpu_down(c->owner);
 	local_irq_restore(flags);
 	mutex_unlock(&owners_lock);
 	return 0;
@@ -138,6 +138,22 @@ void armpmu_cpus_exit(void)
 	kfree(cpus);
 }
 
+/* What @caps says; the caller adds cpu and the flags about its file. */
+void armpmu_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info)
+{
+	info->midr = caps->midr;
+	info->pmu_version = caps->pmu_version;
+	info->num_counters = caps->num_counters;
+	info->event_bits = caps->event_bits;
+	if (caps->can_filter)
+		info->flags |= ARMPMU_INFO_CAN_FILTER;
+	if (caps->events_known) {
+		info->flags |= ARMPMU_INFO_EVENTS_KNOWN;
+		info->common_events = caps->common_events;
+		info->common_events_hi = caps->common_events_hi;
+	}
+}
+
 /* The capabilities of @cpu, or NULL if it has no usable PMU (yet). */
 const struct armpmu_caps *armpmu_cpu_caps(unsigned int cpu)
 {
@@ -164,7 +180,7 @@ int armpmu_cpu_claim(unsigned int cpu, struct armpmu_session *s)
 		c->owner = s;
 		s->cpu = cpu;
 		s->caps = &c->caps;
-		ret = armpmu_session_attach(s);
+		ret = armpmu_cpu_attach(s);
 		if (ret) {
 			c->owner = NULL;
 			s->cpu = -1;
@@ -180,7 +196,7 @@ void armpmu_cpu_release(unsigned int cpu, struct armpmu_session *s)
 {
 	mutex_lock(&owners_lock);
 	if (cpus[cpu].owner == s) {
-		armpmu_session_detach(s);
+		armpmu_cpu_detach(s);
 		cpus[cpu].owner = NULL;
 	}
 	mutex_unlock(&owners_lock);
@@ -196,7 +212,7 @@ int armpmu_cpu_revoke(u32 cpu)
 	mutex_lock(&owners_lock);
 	owner = cpus[cpu].owner;
 	if (owner) {
-		armpmu_session_revoke(owner);
+		armpmu_cpu_revoke_session(owner);
 		cpus[cpu].owner = NULL;
 		ret = 0;
 		pr_info("CPU%u: PMU released by an administrator (pid %d)\n",
@@ -219,7 +235,7 @@ static void peek_on_cpu(void *info)
 
 	peek->userenr = armpmu_backend.read_userenr();
 	peek->foreign = armpmu_backend.read_enabled() &
-			~armpmu_session_counting(peek->owner);
+			~armpmu_cpu_counting(peek->owner);
 }
 
 int armpmu_cpu_status(const struct armpmu_session *caller,

@@ -17,31 +17,13 @@
 
 void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed)
 {
+	u32 filter = kernel_allowed ? 0 : ARMPMU_EXCLUDE_KERNEL;
+
 	mutex_init(&s->lock);
 	s->cpu = -1;
 	s->kernel_allowed = kernel_allowed;
-	armpmu_counting_init(s);
-}
-
-/* Called by the CPU registry, with the CPU's owner set to @s. */
-int armpmu_session_attach(struct armpmu_session *s)
-{
-	u32 filter = s->kernel_allowed ? 0 : ARMPMU_EXCLUDE_KERNEL;
-	int ret;
-
-	s->cycle_filter = armpmu_backend.encode_evtype(0, filter);
-	ret = armpmu_run_on_cpu(s, OP_ATTACH);
-	if (!ret && s->userenr)
-		pr_warn("CPU%d: PMUSERENR is %#x: another module opened the PMU to user mode\n",
-			s->cpu, s->userenr);
-	return ret;
-}
-
-/* Called by the CPU registry before it forgets the owner. */
-void armpmu_session_detach(struct armpmu_session *s)
-{
-	if (armpmu_run_on_cpu(s, OP_DETACH))
-		s->running = false;
+	s->cfg.cycle_filter = armpmu_backend.encode_evtype(0, filter);
+	armpmu_cpu_mode_init(s);
 }
 
 void armpmu_session_release(struct armpmu_session *s)
@@ -70,8 +52,12 @@ int armpmu_session_bind(struct armpmu_session *s, u32 cpu)
 	if (ret) {
 		put_pid(s->owner_pid);
 		s->owner_pid = NULL;
+		return ret;
 	}
-	return ret;
+	if (s->userenr)
+		pr_warn("CPU%d: PMUSERENR is %#x: another module opened the PMU to user mode\n",
+			s->cpu, s->userenr);
+	return 0;
 }
 
 /* Also the check for calls that need no trip to the CPU. */
@@ -82,22 +68,6 @@ static int ensure_bound(struct armpmu_session *s)
 	return s->cpu >= 0 ? 0 : armpmu_session_bind(s, ARMPMU_CPU_CURRENT);
 }
 
-/* What @caps says; the caller adds cpu and the flags about its file. */
-void armpmu_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info)
-{
-	info->midr = caps->midr;
-	info->pmu_version = caps->pmu_version;
-	info->num_counters = caps->num_counters;
-	info->event_bits = caps->event_bits;
-	if (caps->can_filter)
-		info->flags |= ARMPMU_INFO_CAN_FILTER;
-	if (caps->events_known) {
-		info->flags |= ARMPMU_INFO_EVENTS_KNOWN;
-		info->common_events = caps->common_events;
-		info->common_events_hi = caps->common_events_hi;
-	}
-}
-
 int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info)
 {
 	const struct armpmu_caps *caps;
@@ -106,7 +76,7 @@ int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info)
 
 	memset(info, 0, sizeof(*info));
 	if (s->cpu >= 0) {
-		int ret = armpmu_run_on_cpu(s, OP_INFO);
+		int ret = armpmu_cpu_peek(s);
 
 		if (ret)
 			return ret;
@@ -179,9 +149,8 @@ int armpmu_session_set_event(struct armpmu_session *s,
 		return -ENOENT;
 	if (s->running)
 		return -EBUSY;
-	s->arg_idx = s->selected;
-	s->arg_evtype = armpmu_backend.encode_evtype(ev->event, ev->flags);
-	return armpmu_run_on_cpu(s, OP_PROGRAM);
+	return armpmu_cpu_program(s, s->selected,
+				  armpmu_backend.encode_evtype(ev->event, ev->flags));
 }
 
 int armpmu_session_set_divider(struct armpmu_session *s, u32 divider)
@@ -196,7 +165,7 @@ int armpmu_session_set_divider(struct armpmu_session *s, u32 divider)
 	if (s->running)
 		return -EBUSY;
 	/* Applied at START: the divider must not touch perf's cycles. */
-	s->divider = divider;
+	s->cfg.divider = divider;
 	return 0;
 }
 
@@ -214,9 +183,7 @@ int armpmu_session_set_cycle_filter(struct armpmu_session *s, u32 flags)
 		return ret;
 	if (s->running)
 		return -EBUSY;
-	s->arg_idx = ARMPMU_CYCLE_IDX;
-	s->arg_evtype = armpmu_backend.encode_evtype(0, flags);
-	return armpmu_run_on_cpu(s, OP_CYCLE_FILTER);
+	return armpmu_cpu_set_cycle_filter(s, armpmu_backend.encode_evtype(0, flags));
 }
 
 int armpmu_session_set_value(struct armpmu_session *s,
@@ -233,9 +200,7 @@ int armpmu_session_set_value(struct armpmu_session *s,
 		return -EINVAL;
 	if (s->running)
 		return -EBUSY;
-	s->arg_idx = val->counter;
-	s->arg_value = val->value;
-	return armpmu_run_on_cpu(s, OP_SET_VALUE);
+	return armpmu_cpu_set_value(s, val->counter, val->value);
 }
 
 int armpmu_session_start(struct armpmu_session *s)
@@ -247,28 +212,26 @@ int armpmu_session_start(struct armpmu_session *s)
 	/* Its cycle counter would count the kernel for an unprivileged file. */
 	if (!s->kernel_allowed && !s->caps->can_filter)
 		return -EOPNOTSUPP;
-	return armpmu_run_on_cpu(s, OP_START);
-}
-
-/* The operations that only need a bound file and a trip to its CPU. */
-static int bound_op(struct armpmu_session *s, enum armpmu_op op)
-{
-	int ret = ensure_bound(s);
-
-	return ret ? ret : armpmu_run_on_cpu(s, op);
+	return armpmu_cpu_start(s);
 }
 
 int armpmu_session_stop(struct armpmu_session *s)
 {
-	return bound_op(s, OP_STOP);
+	int ret = ensure_bound(s);
+
+	return ret ? ret : armpmu_cpu_stop(s);
 }
 
 int armpmu_session_read(struct armpmu_session *s)
 {
-	return bound_op(s, OP_READ);
+	int ret = ensure_bound(s);
+
+	return ret ? ret : armpmu_cpu_read(s);
 }
 
 int armpmu_session_reset(struct armpmu_session *s)
 {
-	return bound_op(s, OP_RESET);
+	int ret = ensure_bound(s);
+
+	return ret ? ret : armpmu_cpu_reset(s);
 }
