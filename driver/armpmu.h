@@ -8,8 +8,11 @@
 
 #include <linux/bits.h>
 #include <linux/hrtimer.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
 #include <linux/uidgid.h>
 #include <linux/types.h>
 #include <linux/armpmu.h>
@@ -108,22 +111,55 @@ struct armpmu_load {
 	u32 seen_evtype[ARMPMU_MAX_COUNTERS + 1]; /* event types as written */
 };
 
+struct armpmu_session;
+
+/*
+ * What a file does once its mode is chosen: cpu_mode.c and task_mode.c
+ * give one each. Called in process context with the session's lock held.
+ */
+struct armpmu_mode {
+	int (*program)(struct armpmu_session *s, u32 idx, u32 evtype);
+	int (*set_cycle_filter)(struct armpmu_session *s, u32 evtype);
+	int (*set_value)(struct armpmu_session *s, u32 idx, u64 value);
+	int (*start)(struct armpmu_session *s);
+	int (*stop)(struct armpmu_session *s);
+	int (*read)(struct armpmu_session *s);
+	int (*reset)(struct armpmu_session *s);
+	void (*release)(struct armpmu_session *s);
+};
+
+extern const struct armpmu_mode armpmu_cpu_mode;
+extern const struct armpmu_mode armpmu_task_mode;
+
 /*
  * An open /dev/armpmu. Process-context fields are changed with @lock held.
- * Fields below "on-CPU state" are touched only on the bound CPU with
- * interrupts off (cross-call, poll timer, hotplug and idle callbacks), which
- * orders them without a lock of their own.
+ * In CPU mode, the counting state is touched only on the bound CPU with
+ * interrupts off (cross-call, poll timer, hotplug and idle callbacks),
+ * which orders it without a lock of its own. In task mode it is touched on
+ * whichever CPU a counted thread runs, under @count_lock.
  */
 struct armpmu_session {
 	struct mutex lock;
-	int cpu;			/* bound CPU, or -1 */
-	const struct armpmu_caps *caps;	/* of the bound CPU */
+	const struct armpmu_mode *mode;	/* NULL until chosen */
+	int cpu;			/* CPU mode: the bound CPU, or -1 */
+	const struct armpmu_caps *caps;	/* of the bound CPU, or of the CPU
+					 * that chose task mode */
 	bool kernel_allowed;
-	struct pid *owner_pid;		/* the process that bound the file */
+	struct pid *owner_pid;		/* the process that chose the mode */
 	kuid_t owner_uid;
 	u32 selected;
 
-	/* on-CPU state */
+	/* task mode */
+	raw_spinlock_t count_lock;
+	struct list_head tasks;		/* counted threads, under the links lock */
+	pid_t target_tid;		/* the thread attached first, in the init
+					 * namespace */
+	bool follow;
+	bool closing;			/* no more loads: the file is going */
+	bool incomplete;
+	struct rcu_head rcu;
+
+	/* counting state */
 	struct armpmu_config cfg;
 	struct armpmu_load load;
 	bool running;
@@ -134,6 +170,9 @@ struct armpmu_session {
 	bool disturbed;			/* someone else touched our counters */
 	u32 userenr;			/* PMUSERENR as last seen */
 	u64 total[ARMPMU_MAX_COUNTERS + 1];	/* 64-bit counts, [31] = cycles */
+	u64 time_enabled;
+	u64 time_running;
+	u64 since_ns;			/* CPU mode: when time was last taken */
 	struct hrtimer poll;
 	/* Kept here, not on the stack, so READ does not zero 264 bytes. */
 	struct armpmu_counts snapshot;
@@ -143,6 +182,7 @@ struct armpmu_session {
 int armpmu_cpus_init(void);
 void armpmu_cpus_exit(void);
 const struct armpmu_caps *armpmu_cpu_caps(unsigned int cpu);
+bool armpmu_cpu_owned_here(void);
 void armpmu_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info);
 int armpmu_cpu_claim(unsigned int cpu, struct armpmu_session *s);
 void armpmu_cpu_release(unsigned int cpu, struct armpmu_session *s);
@@ -182,18 +222,21 @@ int armpmu_cpu_attach(struct armpmu_session *s);
 void armpmu_cpu_detach(struct armpmu_session *s);
 void armpmu_cpu_revoke_session(struct armpmu_session *s);
 int armpmu_cpu_peek(struct armpmu_session *s);
-int armpmu_cpu_program(struct armpmu_session *s, u32 idx, u32 evtype);
-int armpmu_cpu_set_cycle_filter(struct armpmu_session *s, u32 evtype);
-int armpmu_cpu_set_value(struct armpmu_session *s, u32 idx, u64 value);
-int armpmu_cpu_start(struct armpmu_session *s);
-int armpmu_cpu_stop(struct armpmu_session *s);
-int armpmu_cpu_read(struct armpmu_session *s);
-int armpmu_cpu_reset(struct armpmu_session *s);
 u32 armpmu_cpu_counting(const struct armpmu_session *s);
 void armpmu_cpu_down(struct armpmu_session *s);
 void armpmu_cpu_up(struct armpmu_session *owner);
 void armpmu_idle_enter(void);
 void armpmu_idle_exit(void);
+
+/*
+ * task_mode.c: files counting threads, their counters switched in and out
+ * with the threads by a probe on the scheduler's sched_switch tracepoint.
+ */
+int armpmu_task_mode_init(void);
+void armpmu_task_mode_exit(void);
+int armpmu_task_attach(struct armpmu_session *s, u32 tid, u32 flags);
+void armpmu_task_evict(void);
+u32 armpmu_task_counting(void);
 
 /* session.c: the file's operations, in process context. */
 void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed);
@@ -211,6 +254,7 @@ int armpmu_session_reset(struct armpmu_session *s);
 int armpmu_session_start(struct armpmu_session *s);
 int armpmu_session_stop(struct armpmu_session *s);
 int armpmu_session_read(struct armpmu_session *s);
+int armpmu_session_attach(struct armpmu_session *s, const struct armpmu_attach *at);
 
 /* cdev.c: the character device. */
 int armpmu_cdev_init(void);

@@ -29,7 +29,8 @@ static int armpmu_release(struct inode *inode, struct file *file)
 
 	armpmu_session_release(s);
 	mutex_destroy(&s->lock);
-	kfree(s);
+	/* A context-switch probe may have found a task-mode file just now. */
+	kfree_rcu(s, rcu);
 	return 0;
 }
 
@@ -83,6 +84,15 @@ static long ioctl_set_value(struct armpmu_session *s, void __user *arg)
 	if (copy_from_user(&val, arg, sizeof(val)))
 		return -EFAULT;
 	return armpmu_session_set_value(s, &val);
+}
+
+static long ioctl_attach(struct armpmu_session *s, void __user *arg)
+{
+	struct armpmu_attach at;
+
+	if (copy_from_user(&at, arg, sizeof(at)))
+		return -EFAULT;
+	return armpmu_session_attach(s, &at);
 }
 
 static long ioctl_cpu_status(struct armpmu_session *s, void __user *arg)
@@ -149,6 +159,8 @@ static long dispatch(struct armpmu_session *s, unsigned int cmd,
 		return ioctl_cpu_status(s, arg);
 	case ARMPMU_IOC_SET_VALUE:
 		return ioctl_set_value(s, arg);
+	case ARMPMU_IOC_ATTACH:
+		return ioctl_attach(s, arg);
 	case ARMPMU_IOC_BIND:
 	case ARMPMU_IOC_SELECT:
 	case ARMPMU_IOC_SET_DIVIDER:

@@ -15,6 +15,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/percpu.h>
+#include <linux/sched/clock.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include "armpmu.h"
@@ -38,9 +39,20 @@ static void mark_disturbed(struct armpmu_session *s)
 			      s->cpu);
 }
 
+/* Counting time is time started, on a CPU that is there. */
+static void take_time(struct armpmu_session *s)
+{
+	u64 now = sched_clock();
+
+	s->time_enabled += now - s->since_ns;
+	s->time_running += now - s->since_ns;
+	s->since_ns = now;
+}
+
 /* A look at running counters: fold in their deltas, or find them disturbed. */
 static void look(struct armpmu_session *s)
 {
+	take_time(s);
 	if (armpmu_counters_disturbed(&s->cfg, &s->load, true) ||
 	    !armpmu_fold_counters(&s->cfg, &s->load, s->total)) {
 		armpmu_stop_own_counters(&s->cfg, &s->load);
@@ -61,6 +73,7 @@ static int start_counting(struct armpmu_session *s)
 		return ret;
 	s->running = true;
 	s->started = true;
+	s->since_ns = sched_clock();
 	start_polling(s);
 	return 0;
 }
@@ -71,6 +84,7 @@ static int start_counting(struct armpmu_session *s)
  */
 static void pause_counting(struct armpmu_session *s, bool check_enable)
 {
+	take_time(s);
 	if (!armpmu_pause_counters(&s->cfg, &s->load, s->total, check_enable))
 		mark_disturbed(s);
 }
@@ -92,6 +106,7 @@ static bool resume_counting(struct armpmu_session *s)
 	s->running = false;
 	if (!armpmu_load_counters(&s->cfg, &s->load)) {
 		s->running = true;
+		s->since_ns = sched_clock();
 		return true;
 	}
 	s->disturbed = true;
@@ -139,6 +154,7 @@ static int peek_userenr(struct armpmu_session *s, const void *unused)
 
 static int attach(struct armpmu_session *s, const void *unused)
 {
+	armpmu_task_evict();
 	s->cfg.cycle_filterable = s->caps->can_filter;
 	memset(s->total, 0, sizeof(s->total));
 	s->disturbed = false;
@@ -195,7 +211,7 @@ static int program(struct armpmu_session *s, const void *arg)
 	return 0;
 }
 
-int armpmu_cpu_program(struct armpmu_session *s, u32 idx, u32 evtype)
+static int cpu_program(struct armpmu_session *s, u32 idx, u32 evtype)
 {
 	struct counter_arg a = { .idx = idx, .evtype = evtype };
 
@@ -214,7 +230,7 @@ static int set_cycle_filter(struct armpmu_session *s, const void *arg)
 	return 0;
 }
 
-int armpmu_cpu_set_cycle_filter(struct armpmu_session *s, u32 evtype)
+static int cpu_set_cycle_filter(struct armpmu_session *s, u32 evtype)
 {
 	struct counter_arg a = { .evtype = evtype };
 
@@ -231,7 +247,7 @@ static int set_value(struct armpmu_session *s, const void *arg)
 	return 0;
 }
 
-int armpmu_cpu_set_value(struct armpmu_session *s, u32 idx, u64 value)
+static int cpu_set_value(struct armpmu_session *s, u32 idx, u64 value)
 {
 	struct counter_arg a = { .idx = idx, .value = value };
 
@@ -245,7 +261,7 @@ static int start(struct armpmu_session *s, const void *unused)
 	return s->running ? 0 : start_counting(s);
 }
 
-int armpmu_cpu_start(struct armpmu_session *s)
+static int cpu_start(struct armpmu_session *s)
 {
 	return on_bound_cpu(s, start, NULL);
 }
@@ -258,7 +274,7 @@ static int stop(struct armpmu_session *s, const void *unused)
 	return 0;
 }
 
-int armpmu_cpu_stop(struct armpmu_session *s)
+static int cpu_stop(struct armpmu_session *s)
 {
 	return on_bound_cpu(s, stop, NULL);
 }
@@ -278,10 +294,12 @@ static int read_counts(struct armpmu_session *s, const void *unused)
 		counts->flags |= ARMPMU_COUNTS_DISTURBED;
 	counts->cycles = s->total[ARMPMU_CYCLE_IDX];
 	memcpy(counts->events, s->total, n * sizeof(counts->events[0]));
+	counts->time_enabled = s->time_enabled;
+	counts->time_running = s->time_running;
 	return s->disturbed ? -EIO : 0;
 }
 
-int armpmu_cpu_read(struct armpmu_session *s)
+static int cpu_read(struct armpmu_session *s)
 {
 	return on_bound_cpu(s, read_counts, NULL);
 }
@@ -307,10 +325,13 @@ static int reset(struct armpmu_session *s, const void *unused)
 	}
 	s->disturbed = false;
 	memset(s->total, 0, sizeof(s->total));
+	s->time_enabled = 0;
+	s->time_running = 0;
+	s->since_ns = sched_clock();
 	return 0;
 }
 
-int armpmu_cpu_reset(struct armpmu_session *s)
+static int cpu_reset(struct armpmu_session *s)
 {
 	return on_bound_cpu(s, reset, NULL);
 }
@@ -424,3 +445,20 @@ u32 armpmu_cpu_counting(const struct armpmu_session *s)
 		return 0;
 	return armpmu_counters(&s->cfg);
 }
+
+static void cpu_release(struct armpmu_session *s)
+{
+	armpmu_cpu_release(s->cpu, s);
+	hrtimer_cancel(&s->poll);
+}
+
+const struct armpmu_mode armpmu_cpu_mode = {
+	.program = cpu_program,
+	.set_cycle_filter = cpu_set_cycle_filter,
+	.set_value = cpu_set_value,
+	.start = cpu_start,
+	.stop = cpu_stop,
+	.read = cpu_read,
+	.reset = cpu_reset,
+	.release = cpu_release,
+};

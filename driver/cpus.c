@@ -154,6 +154,12 @@ void armpmu_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info)
 	}
 }
 
+/* A CPU-mode file owns this CPU's PMU (interrupts off). */
+bool armpmu_cpu_owned_here(void)
+{
+	return READ_ONCE(cpus[smp_processor_id()].owner);
+}
+
 /* The capabilities of @cpu, or NULL if it has no usable PMU (yet). */
 const struct armpmu_caps *armpmu_cpu_caps(unsigned int cpu)
 {
@@ -177,12 +183,12 @@ int armpmu_cpu_claim(unsigned int cpu, struct armpmu_session *s)
 	} else if (c->owner) {
 		ret = -EBUSY;
 	} else {
-		c->owner = s;
+		WRITE_ONCE(c->owner, s);
 		s->cpu = cpu;
 		s->caps = &c->caps;
 		ret = armpmu_cpu_attach(s);
 		if (ret) {
-			c->owner = NULL;
+			WRITE_ONCE(c->owner, NULL);
 			s->cpu = -1;
 			s->caps = NULL;
 		}
@@ -197,7 +203,7 @@ void armpmu_cpu_release(unsigned int cpu, struct armpmu_session *s)
 	mutex_lock(&owners_lock);
 	if (cpus[cpu].owner == s) {
 		armpmu_cpu_detach(s);
-		cpus[cpu].owner = NULL;
+		WRITE_ONCE(cpus[cpu].owner, NULL);
 	}
 	mutex_unlock(&owners_lock);
 }
@@ -213,7 +219,7 @@ int armpmu_cpu_revoke(u32 cpu)
 	owner = cpus[cpu].owner;
 	if (owner) {
 		armpmu_cpu_revoke_session(owner);
-		cpus[cpu].owner = NULL;
+		WRITE_ONCE(cpus[cpu].owner, NULL);
 		ret = 0;
 		pr_info("CPU%u: PMU released by an administrator (pid %d)\n",
 			cpu, task_tgid_nr(current));
@@ -235,7 +241,7 @@ static void peek_on_cpu(void *info)
 
 	peek->userenr = armpmu_backend.read_userenr();
 	peek->foreign = armpmu_backend.read_enabled() &
-			~armpmu_cpu_counting(peek->owner);
+			~(armpmu_cpu_counting(peek->owner) | armpmu_task_counting());
 }
 
 int armpmu_cpu_status(const struct armpmu_session *caller,

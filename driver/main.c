@@ -21,13 +21,20 @@ static int __init armpmu_init(void)
 		pr_err("poll_ms=%u: must be 1 to %u\n", armpmu_poll_ms, ARMPMU_POLL_MS_MAX);
 		return -EINVAL;
 	}
-	ret = armpmu_cpus_init();
-
+	ret = armpmu_task_mode_init();
 	if (ret)
 		return ret;
+	ret = armpmu_cpus_init();
+	if (ret)
+		goto task_mode;
 	ret = armpmu_cdev_init();
 	if (ret)
-		armpmu_cpus_exit();
+		goto cpus;
+	return 0;
+cpus:
+	armpmu_cpus_exit();
+task_mode:
+	armpmu_task_mode_exit();
 	return ret;
 }
 
@@ -35,6 +42,7 @@ static void __exit armpmu_exit(void)
 {
 	armpmu_cdev_exit();
 	armpmu_cpus_exit();
+	armpmu_task_mode_exit();
 }
 
 module_init(armpmu_init);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The operations of an open /dev/armpmu, in process context with the
- * session's lock held: binding, checking arguments and privilege, then
- * asking the bound CPU (counting.c) to do the rest.
+ * session's lock held: choosing the mode, checking arguments and
+ * privilege, then asking the mode (cpu_mode.c or task_mode.c) to do the
+ * rest.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cred.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -15,11 +17,18 @@
 /* The largest event number in the range PMCEID describes. */
 #define COMMON_EVENT_LAST	0x3f
 
+static bool cpu_mode_for_all;
+module_param(cpu_mode_for_all, bool, 0644);
+MODULE_PARM_DESC(cpu_mode_for_all,
+		 "let every user who can open the device count whole CPUs (BIND), which shows other users' activity (default: only CAP_PERFMON or CAP_SYS_ADMIN)");
+
 void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed)
 {
 	u32 filter = kernel_allowed ? 0 : ARMPMU_EXCLUDE_KERNEL;
 
 	mutex_init(&s->lock);
+	raw_spin_lock_init(&s->count_lock);
+	INIT_LIST_HEAD(&s->tasks);
 	s->cpu = -1;
 	s->kernel_allowed = kernel_allowed;
 	s->cfg.cycle_filter = armpmu_backend.encode_evtype(0, filter);
@@ -28,11 +37,23 @@ void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed)
 
 void armpmu_session_release(struct armpmu_session *s)
 {
-	if (s->cpu < 0)
+	if (!s->mode)
 		return;
-	armpmu_cpu_release(s->cpu, s);
-	hrtimer_cancel(&s->poll);
+	s->mode->release(s);
 	put_pid(s->owner_pid);
+}
+
+/* Set before the mode makes them visible to CPU_STATUS. */
+static void set_owner(struct armpmu_session *s)
+{
+	s->owner_pid = get_task_pid(current, PIDTYPE_TGID);
+	s->owner_uid = current_uid();
+}
+
+static void clear_owner(struct armpmu_session *s)
+{
+	put_pid(s->owner_pid);
+	s->owner_pid = NULL;
 }
 
 int armpmu_session_bind(struct armpmu_session *s, u32 cpu)
@@ -41,31 +62,61 @@ int armpmu_session_bind(struct armpmu_session *s, u32 cpu)
 
 	if (READ_ONCE(s->revoked))
 		return -ECANCELED;
-	if (s->cpu >= 0)
+	if (s->mode)
 		return -EALREADY;
+	/* A whole CPU shows every user's activity there. */
+	if (!s->kernel_allowed && !READ_ONCE(cpu_mode_for_all))
+		return -EPERM;
 	if (cpu == ARMPMU_CPU_CURRENT)
 		cpu = raw_smp_processor_id();
-	/* Set before the claim makes them visible to CPU_STATUS. */
-	s->owner_pid = get_task_pid(current, PIDTYPE_TGID);
-	s->owner_uid = current_uid();
+	set_owner(s);
 	ret = armpmu_cpu_claim(cpu, s);
 	if (ret) {
-		put_pid(s->owner_pid);
-		s->owner_pid = NULL;
+		clear_owner(s);
 		return ret;
 	}
+	s->mode = &armpmu_cpu_mode;
 	if (s->userenr)
 		pr_warn("CPU%d: PMUSERENR is %#x: another module opened the PMU to user mode\n",
 			s->cpu, s->userenr);
 	return 0;
 }
 
-/* Also the check for calls that need no trip to the CPU. */
-static int ensure_bound(struct armpmu_session *s)
+int armpmu_session_attach(struct armpmu_session *s, const struct armpmu_attach *at)
 {
+	int cpu, ret;
+
+	if (at->reserved[0] || at->reserved[1] || (at->flags & ~ARMPMU_ATTACH_FLAGS))
+		return -EINVAL;
 	if (READ_ONCE(s->revoked))
 		return -ECANCELED;
-	return s->cpu >= 0 ? 0 : armpmu_session_bind(s, ARMPMU_CPU_CURRENT);
+	if (s->mode)
+		return -EALREADY;
+	/* Task mode counts on any CPU: each of them is the same core. */
+	cpu = get_cpu();
+	s->caps = armpmu_cpu_caps(cpu);
+	put_cpu();
+	if (!s->caps)
+		return -ENODEV;
+	s->cfg.cycle_filterable = s->caps->can_filter;
+	set_owner(s);
+	ret = armpmu_task_attach(s, at->tid, at->flags);
+	if (ret) {
+		clear_owner(s);
+		return ret;
+	}
+	s->mode = &armpmu_task_mode;
+	return 0;
+}
+
+/* The first call that needs a PMU, without BIND or ATTACH: count the caller. */
+static int ensure_mode(struct armpmu_session *s)
+{
+	static const struct armpmu_attach self;
+
+	if (READ_ONCE(s->revoked))
+		return -ECANCELED;
+	return s->mode ? 0 : armpmu_session_attach(s, &self);
 }
 
 int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info)
@@ -75,7 +126,7 @@ int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info)
 	int cpu;
 
 	memset(info, 0, sizeof(*info));
-	if (s->cpu >= 0) {
+	if (s->mode == &armpmu_cpu_mode) {
 		int ret = armpmu_cpu_peek(s);
 
 		if (ret)
@@ -91,6 +142,8 @@ int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info)
 		put_cpu();
 		if (!caps)
 			return -ENODEV;
+		if (s->mode)
+			info->flags |= ARMPMU_INFO_TASK;
 	}
 	armpmu_fill_info(caps, info);
 	info->cpu = cpu;
@@ -103,7 +156,7 @@ int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info)
 
 int armpmu_session_select(struct armpmu_session *s, u32 idx)
 {
-	int ret = ensure_bound(s);
+	int ret = ensure_mode(s);
 
 	if (ret)
 		return ret;
@@ -120,7 +173,7 @@ static bool event_implemented(const struct armpmu_caps *caps, u32 event)
 	return caps->common_events & BIT_ULL(event);
 }
 
-/* The checks SET_EVENT and SET_CYCLE_FILTER share, on a bound file. */
+/* The checks SET_EVENT and SET_CYCLE_FILTER share, once a mode is chosen. */
 static int check_filter(const struct armpmu_session *s, u32 flags)
 {
 	if (flags && !s->caps->can_filter)
@@ -137,7 +190,7 @@ int armpmu_session_set_event(struct armpmu_session *s,
 
 	if ((ev->flags & ~ARMPMU_EVENT_FLAGS) || ev->reserved[0] || ev->reserved[1])
 		return -EINVAL;
-	ret = ensure_bound(s);
+	ret = ensure_mode(s);
 	if (ret)
 		return ret;
 	if (ev->event >= BIT(s->caps->event_bits))
@@ -149,8 +202,8 @@ int armpmu_session_set_event(struct armpmu_session *s,
 		return -ENOENT;
 	if (s->running)
 		return -EBUSY;
-	return armpmu_cpu_program(s, s->selected,
-				  armpmu_backend.encode_evtype(ev->event, ev->flags));
+	return s->mode->program(s, s->selected,
+				armpmu_backend.encode_evtype(ev->event, ev->flags));
 }
 
 int armpmu_session_set_divider(struct armpmu_session *s, u32 divider)
@@ -159,7 +212,7 @@ int armpmu_session_set_divider(struct armpmu_session *s, u32 divider)
 
 	if (divider > 1)
 		return -EINVAL;
-	ret = ensure_bound(s);
+	ret = ensure_mode(s);
 	if (ret)
 		return ret;
 	if (s->running)
@@ -175,7 +228,7 @@ int armpmu_session_set_cycle_filter(struct armpmu_session *s, u32 flags)
 
 	if (flags & ~ARMPMU_EVENT_FLAGS)
 		return -EINVAL;
-	ret = ensure_bound(s);
+	ret = ensure_mode(s);
 	if (ret)
 		return ret;
 	ret = check_filter(s, flags);
@@ -183,7 +236,7 @@ int armpmu_session_set_cycle_filter(struct armpmu_session *s, u32 flags)
 		return ret;
 	if (s->running)
 		return -EBUSY;
-	return armpmu_cpu_set_cycle_filter(s, armpmu_backend.encode_evtype(0, flags));
+	return s->mode->set_cycle_filter(s, armpmu_backend.encode_evtype(0, flags));
 }
 
 int armpmu_session_set_value(struct armpmu_session *s,
@@ -193,45 +246,45 @@ int armpmu_session_set_value(struct armpmu_session *s,
 
 	if (val->reserved)
 		return -EINVAL;
-	ret = ensure_bound(s);
+	ret = ensure_mode(s);
 	if (ret)
 		return ret;
 	if (val->counter >= s->caps->num_counters && val->counter != ARMPMU_CYCLE_COUNTER)
 		return -EINVAL;
 	if (s->running)
 		return -EBUSY;
-	return armpmu_cpu_set_value(s, val->counter, val->value);
+	return s->mode->set_value(s, val->counter, val->value);
 }
 
 int armpmu_session_start(struct armpmu_session *s)
 {
-	int ret = ensure_bound(s);
+	int ret = ensure_mode(s);
 
 	if (ret)
 		return ret;
 	/* Its cycle counter would count the kernel for an unprivileged file. */
 	if (!s->kernel_allowed && !s->caps->can_filter)
 		return -EOPNOTSUPP;
-	return armpmu_cpu_start(s);
+	return s->mode->start(s);
 }
 
 int armpmu_session_stop(struct armpmu_session *s)
 {
-	int ret = ensure_bound(s);
+	int ret = ensure_mode(s);
 
-	return ret ? ret : armpmu_cpu_stop(s);
+	return ret ? ret : s->mode->stop(s);
 }
 
 int armpmu_session_read(struct armpmu_session *s)
 {
-	int ret = ensure_bound(s);
+	int ret = ensure_mode(s);
 
-	return ret ? ret : armpmu_cpu_read(s);
+	return ret ? ret : s->mode->read(s);
 }
 
 int armpmu_session_reset(struct armpmu_session *s)
 {
-	int ret = ensure_bound(s);
+	int ret = ensure_mode(s);
 
-	return ret ? ret : armpmu_cpu_reset(s);
+	return ret ? ret : s->mode->reset(s);
 }

@@ -31,12 +31,20 @@ FIELD(struct armpmu_event, event, 0, 4);
 FIELD(struct armpmu_event, flags, 4, 4);
 FIELD(struct armpmu_event, reserved, 8, 8);
 
-/* struct armpmu_counts: 264 bytes, 31 event counts. */
-SIZE(struct armpmu_counts, 264);
+/* struct armpmu_counts: 280 bytes, 31 event counts, then the two times. */
+SIZE(struct armpmu_counts, 280);
 FIELD(struct armpmu_counts, nr, 0, 4);
 FIELD(struct armpmu_counts, flags, 4, 4);
 FIELD(struct armpmu_counts, cycles, 8, 8);
 FIELD(struct armpmu_counts, events, 16, 8 * ARMPMU_MAX_COUNTERS);
+FIELD(struct armpmu_counts, time_enabled, 264, 8);
+FIELD(struct armpmu_counts, time_running, 272, 8);
+
+/* struct armpmu_attach: 16 bytes. */
+SIZE(struct armpmu_attach, 16);
+FIELD(struct armpmu_attach, tid, 0, 4);
+FIELD(struct armpmu_attach, flags, 4, 4);
+FIELD(struct armpmu_attach, reserved, 8, 8);
 _Static_assert(ARMPMU_MAX_COUNTERS == 31, "31 event counters at most (PMCR.N)");
 
 /* struct armpmu_cpu_status: 104 bytes, info 8-aligned on every ABI. */
@@ -68,11 +76,12 @@ NUMBER(ARMPMU_IOC_SET_DIVIDER, 0x4004D505U);
 NUMBER(ARMPMU_IOC_RESET, 0x0000D506U);
 NUMBER(ARMPMU_IOC_START, 0x0000D507U);
 NUMBER(ARMPMU_IOC_STOP, 0x0000D508U);
-NUMBER(ARMPMU_IOC_READ, 0x8108D509U);
+NUMBER(ARMPMU_IOC_READ, 0x8118D509U);
 NUMBER(ARMPMU_IOC_CPU_STATUS, 0xC068D50AU);
 NUMBER(ARMPMU_IOC_RELEASE, 0x4004D50BU);
 NUMBER(ARMPMU_IOC_SET_VALUE, 0x4010D50CU);
 NUMBER(ARMPMU_IOC_SET_CYCLE_FILTER, 0x4004D50DU);
+NUMBER(ARMPMU_IOC_ATTACH, 0x4010D50EU);
 
 /* The flag bits are distinct. */
 _Static_assert((ARMPMU_EXCLUDE_USER & ARMPMU_EXCLUDE_KERNEL) == 0, "event flags overlap");

@@ -8,15 +8,31 @@
  * (compat_ioctl needs no translation). Reserved fields must be zero on input
  * (EINVAL otherwise) and are zero on output.
  *
- * Binding: an open file drives the PMU of exactly one CPU. ARMPMU_IOC_BIND
- * chooses it; otherwise the first call that needs a PMU binds the file to
- * the CPU the caller is running on at that moment. A file cannot be rebound.
- * At most one file owns a CPU's PMU: binding to an owned CPU fails with
- * EBUSY. Every operation runs on the bound CPU, whichever CPU the caller is
- * on (locally, or by cross-call), so a file never reports another CPU's
- * counts. To count your own code, pin your thread to the bound CPU
- * (libpmudev does). Closing the file (or the owner dying) stops the
- * counters, zeroes them and releases the CPU.
+ * Modes: a file counts a task or a whole CPU, chosen once.
+ *
+ * Task mode, the default: a file that is not bound counts one thread, the
+ * one that makes the first call needing a PMU (or the one ARMPMU_IOC_ATTACH
+ * names), wherever it runs and only while it runs. Its counters are loaded
+ * into the PMU of the CPU the thread is switched in on and saved when it is
+ * switched out, so every thread of every user can count itself at once,
+ * each with all the counters the core has. With ARMPMU_ATTACH_FOLLOW the
+ * threads and child processes the counted thread creates afterwards are
+ * counted too, into the same totals. A thread is counted by at most one
+ * file (EBUSY for the next). Where the counters cannot be loaded while the
+ * thread runs (a CPU-mode file owns that CPU, or perf holds the counters)
+ * the thread is counted as not running: time_running falls behind
+ * time_enabled and the counts carry ARMPMU_COUNTS_INCOMPLETE.
+ *
+ * CPU mode: ARMPMU_IOC_BIND binds the file to one CPU's PMU, and it counts
+ * everything that runs there: other users' processes too. So it needs
+ * CAP_PERFMON or CAP_SYS_ADMIN at open(), unless an administrator loaded
+ * the module with cpu_mode_for_all=1 (EPERM otherwise). At most one file
+ * owns a CPU's PMU (EBUSY for the next). Every operation runs on the bound
+ * CPU, whichever CPU the caller is on, so a file never reports another
+ * CPU's counts. Task-mode threads on that CPU are not counted meanwhile.
+ *
+ * Closing the file (or its owner dying) stops the counters, zeroes them
+ * and frees the CPU or the counted threads.
  *
  * Privilege: a file opened without CAP_PERFMON or CAP_SYS_ADMIN counts user
  * mode only: its events must carry ARMPMU_EXCLUDE_KERNEL (EACCES otherwise)
@@ -74,6 +90,8 @@
 #define ARMPMU_INFO_BOUND		(1U << 3)
 /* The opener may count kernel mode. */
 #define ARMPMU_INFO_KERNEL_ALLOWED	(1U << 4)
+/* This file counts a task (task mode); info describes the caller's CPU. */
+#define ARMPMU_INFO_TASK		(1U << 5)
 
 /*
  * pmu_version uses the AArch32 ID_DFR0.PerfMon scale on both architectures:
@@ -125,27 +143,45 @@ struct armpmu_value {
 /*
  * Someone else (perf, another module) stopped, reprogrammed or reset this
  * file's counters since its last RESET: the counts are not to be trusted,
- * and READ fails with EIO. Counting stopped when it was found.
+ * and READ fails with EIO. In CPU mode counting stopped when it was found;
+ * in task mode it goes on at the next switch-in.
  */
 #define ARMPMU_COUNTS_DISTURBED	(1U << 1)
+/*
+ * Task mode: for part of the time a counted thread ran, its counters could
+ * not be in the PMU (a CPU-mode file owned that CPU, perf held a counter, a
+ * new thread could not be followed): the counts cover time_running of
+ * time_enabled, and are not the whole program's.
+ */
+#define ARMPMU_COUNTS_INCOMPLETE	(1U << 2)
 
 struct armpmu_counts {
 	__u32 nr;		/* valid entries of events[]: num_counters */
 	__u32 flags;		/* ARMPMU_COUNTS_* */
 	__u64 cycles;		/* cycle counter (every 64 cycles with the divider) */
 	__u64 events[ARMPMU_MAX_COUNTERS]; /* index = event counter index */
+	/*
+	 * Nanoseconds since RESET that the file was counting: in task mode,
+	 * that its threads ran while started (summed over threads); in CPU
+	 * mode, that it was started. time_running: of those, with the
+	 * counters in the PMU. Equal when the counts are complete.
+	 */
+	__u64 time_enabled;
+	__u64 time_running;
 };
 
 /*
- * ARMPMU_IOC_INFO: describe the bound CPU (or, on an unbound file, the CPU
- * the caller runs on, without binding).
+ * ARMPMU_IOC_INFO: describe the bound CPU (or, in task mode or on a file
+ * with no mode yet, the CPU the caller runs on, choosing no mode).
  */
 #define ARMPMU_IOC_INFO		_IOR(ARMPMU_IOC_MAGIC, 0x01, struct armpmu_info)
 
 /*
- * ARMPMU_IOC_BIND: take ownership of a CPU's PMU (a CPU number, or
- * ARMPMU_CPU_CURRENT). EBUSY if another file owns it; EALREADY if this file
- * is already bound; EINVAL for a CPU number that does not exist; ENXIO if
+ * ARMPMU_IOC_BIND: CPU mode: take ownership of a CPU's PMU (a CPU number,
+ * or ARMPMU_CPU_CURRENT). EPERM without CAP_PERFMON or CAP_SYS_ADMIN at
+ * open() (unless the module's cpu_mode_for_all is set); EBUSY if another
+ * file owns it; EALREADY if this file already has a mode (bound, or
+ * counting a task); EINVAL for a CPU number that does not exist; ENXIO if
  * the CPU is offline; ENODEV if it has no usable PMU.
  */
 #define ARMPMU_IOC_BIND		_IOW(ARMPMU_IOC_MAGIC, 0x02, __u32)
@@ -266,5 +302,29 @@ struct armpmu_cpu_status {
  * counting.
  */
 #define ARMPMU_IOC_SET_CYCLE_FILTER _IOW(ARMPMU_IOC_MAGIC, 0x0d, __u32)
+
+/* struct armpmu_attach.flags */
+/* Also count the threads and processes the target creates from now on. */
+#define ARMPMU_ATTACH_FOLLOW	(1U << 0)
+#define ARMPMU_ATTACH_FLAGS	ARMPMU_ATTACH_FOLLOW
+
+struct armpmu_attach {
+	__u32 tid;		/* a thread ID in the caller's PID namespace
+				 * (a process ID names its main thread);
+				 * 0: the calling thread */
+	__u32 flags;		/* ARMPMU_ATTACH_* */
+	__u32 reserved[2];
+};
+
+/*
+ * ARMPMU_IOC_ATTACH: task mode for another thread, or for the caller with
+ * flags. The caller must be allowed to read the thread as ptrace would
+ * (same real, effective and saved user and group IDs, and a dumpable
+ * target), or have CAP_PERFMON, CAP_SYS_ADMIN or CAP_SYS_PTRACE: EACCES
+ * otherwise. ESRCH if there is no such thread or it is exiting; EBUSY if
+ * another file counts it; EALREADY if this file already has a mode. When
+ * the counted thread exits, its counts stay in the file.
+ */
+#define ARMPMU_IOC_ATTACH	_IOW(ARMPMU_IOC_MAGIC, 0x0e, struct armpmu_attach)
 
 #endif /* _UAPI_LINUX_ARMPMU_H */

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * task-test: task mode, a file counting a thread wherever and only while it
+ * runs. Runs as root in the guest (switching to lab where a test says so),
+ * prints TAP.
+ *
+ *   task-test [--icount]
+ *
+ * With --icount (QEMU's exact mode, one CPU) user-mode instruction counts
+ * are exact and asserted so, with a busy neighbour process on the same CPU
+ * that a task-mode file must not count. Without it, counts are CPU_CYCLES
+ * and checked for what is true: positive, ordered, within the time that
+ * passed.
+ */
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "checks.h"
+#include "users.h"
+
+#define EV_INST_RETIRED		0x08
+#define EV_CPU_CYCLES		0x11
+#define EXCL_K			ARMPMU_EXCLUDE_KERNEL
+#define SPIN			100000UL
+
+static bool icount;
+static unsigned int num_counters;
+
+/* The event that counts user-mode work on this board: exactly, with icount. */
+static __u32 work_event(void)
+{
+	return icount ? EV_INST_RETIRED : EV_CPU_CYCLES;
+}
+
+/* A child spinning in user mode until killed: the noisy neighbour. */
+static pid_t start_neighbour(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		for (;;)
+			loop_n(1000000);
+	}
+	return pid;
+}
+
+static void stop_child(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+/* An unbound file: counter 0 counts the work event in user mode. */
+static int open_task_file(int *fd)
+{
+	int err = dev_open(fd);
+
+	err = err ? err : program(*fd, 0, work_event(), EXCL_K);
+	err = err ? err : ioc_u32(*fd, ARMPMU_IOC_SET_CYCLE_FILTER, EXCL_K);
+	if (err)
+		dev_close(fd);
+	return err;
+}
+
+/* What a child measured as another user, for the parent to check. */
+struct own_counts {
+	int err, info_err;
+	struct armpmu_counts empty, a, b;
+	struct armpmu_info info;
+};
+
+/* measure_loop(n) for 0, n and 2n on an unbound file, as @who. */
+static void measure_own_thread(struct own_counts *r)
+{
+	int fd;
+
+	r->err = open_task_file(&fd);
+	r->err = r->err ? r->err : measure_loop(fd, 0, &r->empty);
+	r->err = r->err ? r->err : measure_loop(fd, SPIN, &r->a);
+	r->err = r->err ? r->err : measure_loop(fd, 2 * SPIN, &r->b);
+	r->info_err = ioc(fd, ARMPMU_IOC_INFO, &r->info);
+	dev_close(&fd);
+}
+
+/*
+ * With the neighbour running: under icount the difference between the
+ * loops is exactly their 2n instructions, and the empty measurement holds
+ * no more than a few hundred (the calls themselves), not the neighbour's
+ * millions.
+ */
+static void test_own_thread_as(enum guest_user who)
+{
+	struct own_counts *r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	const char *name = user_name(who);
+	pid_t neighbour, pid;
+	char test[160];
+	int status;
+
+	if (r == MAP_FAILED) {
+		tap_check(false, "shared memory for a child's counts", "mmap: %s",
+			  tap_errname(errno));
+		return;
+	}
+	r->err = ECHILD;
+	neighbour = start_neighbour();
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (become_user(who))
+			measure_own_thread(r);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	stop_child(neighbour);
+	snprintf(test, sizeof(test), "%s: an unbound file counts its thread's loops", name);
+	if (!tap_errno(r->err, 0, test))
+		goto out;
+	tap_note("%s: empty %llu, loop %llu, 2 loops %llu (flags %#x, enabled %llu ns, running %llu ns)",
+		 name, (ull)r->empty.events[0], (ull)r->a.events[0], (ull)r->b.events[0],
+		 r->b.flags, (ull)r->b.time_enabled, (ull)r->b.time_running);
+	snprintf(test, sizeof(test),
+		 "%s: complete counts: time_running == time_enabled > 0, flags 0", name);
+	tap_check(r->b.flags == 0 && r->b.time_enabled > 0 &&
+		  r->b.time_running == r->b.time_enabled, test,
+		  "flags %#x, enabled %llu, running %llu", r->b.flags,
+		  (ull)r->b.time_enabled, (ull)r->b.time_running);
+	snprintf(test, sizeof(test), "%s: INFO says task mode", name);
+	tap_check(!r->info_err && (r->info.flags & ARMPMU_INFO_TASK) &&
+		  !(r->info.flags & ARMPMU_INFO_BOUND), test, "%s, flags %#x",
+		  tap_errname(r->info_err), r->info.flags);
+	snprintf(test, sizeof(test), "%s: %s of the loop, with a busy neighbour on the CPU", name,
+		 icount ? "exactly the instructions" : "the cycles");
+	if (icount)
+		tap_check(r->b.events[0] - r->a.events[0] == LOOP_INSNS_PER_ITER * SPIN &&
+			  r->empty.events[0] < 1000, test,
+			  "2 loops - 1 loop = %llu (want %lu), empty %llu",
+			  (ull)(r->b.events[0] - r->a.events[0]), LOOP_INSNS_PER_ITER * SPIN,
+			  (ull)r->empty.events[0]);
+	else
+		tap_check(r->b.events[0] > r->a.events[0] && r->a.events[0] > r->empty.events[0],
+			  test, "empty %llu, loop %llu, 2 loops %llu", (ull)r->empty.events[0],
+			  (ull)r->a.events[0], (ull)r->b.events[0]);
+out:
+	munmap(r, sizeof(*r));
+}
+
+/* Two processes on one CPU, each counting itself, yielding to each other. */
+static void test_two_counting(void)
+{
+	pid_t pids[2];
+	int i, status, ok = 0;
+
+	fflush(stdout);
+	for (i = 0; i < 2; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			struct armpmu_counts a, b;
+			int fd, err, k;
+
+			pin(0);
+			err = open_task_file(&fd);
+			err = err ? err : ioc0(fd, ARMPMU_IOC_START);
+			err = err ? err : read_counts(fd, &a);
+			for (k = 0; !err && k < 20; k++) {
+				loop_n(SPIN / 20);
+				sched_yield();
+			}
+			err = err ? err : read_counts(fd, &b);
+			if (err)
+				_exit(2);
+			printf("# process %d: %llu during 20 loops and yields\n", i,
+			       (ull)(b.events[0] - a.events[0]));
+			if (icount) {
+				/* The loops, and each yield's and READ's user part. */
+				uint64_t loops = LOOP_INSNS_PER_ITER * SPIN;
+
+				_exit(b.events[0] - a.events[0] >= loops &&
+				      b.events[0] - a.events[0] < loops + 20 * 200 ? 0 : 1);
+			}
+			_exit(b.events[0] > a.events[0] ? 0 : 1);
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		waitpid(pids[i], &status, 0);
+		ok += WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	}
+	tap_check(ok == 2, "two processes on one CPU, yielding, each count only themselves",
+		  "%d of 2 were right", ok);
+}
+
+struct worker {
+	unsigned long n;
+	int cpu;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+
+	if (w->cpu >= 0)
+		pin((unsigned int)w->cpu);
+	loop_n(w->n);
+	return NULL;
+}
+
+/*
+ * FOLLOW: threads and a child created after ATTACH are counted too, into
+ * the same totals, each on whatever CPU it runs.
+ */
+static void test_follow(void)
+{
+	struct armpmu_attach at = { .flags = ARMPMU_ATTACH_FOLLOW };
+	struct armpmu_counts base, c;
+	struct worker w[4];
+	pthread_t t[4];
+	int fd, err, i, status;
+	pid_t child;
+
+	err = dev_open(&fd);
+	err = err ? err : ioc(fd, ARMPMU_IOC_ATTACH, &at);
+	err = err ? err : program(fd, 0, work_event(), EXCL_K);
+	err = err ? err : ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, EXCL_K);
+	err = err ? err : measure_loop(fd, 0, &base);
+	if (!tap_errno(err, 0, "ATTACH FOLLOW of the calling thread")) {
+		dev_close(&fd);
+		return;
+	}
+	err = ioc0(fd, ARMPMU_IOC_RESET);
+	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
+	for (i = 0; i < 4; i++) {
+		w[i].n = SPIN * (i + 1);
+		w[i].cpu = online_cpus() > 1 ? i % 2 : -1;
+		pthread_create(&t[i], NULL, work, &w[i]);
+	}
+	for (i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	fflush(stdout);
+	child = fork();
+	if (child == 0) {
+		loop_n(5 * SPIN);
+		_exit(0);
+	}
+	waitpid(child, &status, 0);
+	err = err ? err : ioc0(fd, ARMPMU_IOC_STOP);
+	err = err ? err : read_counts(fd, &c);
+	tap_note("followed: %llu (threads 1+2+3+4 and a child of 5 loops of %lu), flags %#x",
+		 (ull)c.events[0], SPIN, c.flags);
+	if (icount)
+		tap_check(!err && c.flags == 0 &&
+			  c.events[0] >= LOOP_INSNS_PER_ITER * 15 * SPIN &&
+			  c.events[0] < LOOP_INSNS_PER_ITER * 15 * SPIN + 2000000,
+			  "4 threads and a child: every loop counted, nothing twice",
+			  "%s, flags %#x, %llu (loops alone: %lu)", tap_errname(err), c.flags,
+			  (ull)c.events[0], LOOP_INSNS_PER_ITER * 15 * SPIN);
+	else
+		tap_check(!err && !(c.flags & ARMPMU_COUNTS_DISTURBED) && c.events[0] > 0 &&
+			  c.time_running <= c.time_enabled,
+			  "4 threads on 2 CPUs and a child: counted, time_running <= time_enabled",
+			  "%s, flags %#x, %llu, enabled %llu, running %llu", tap_errname(err),
+			  c.flags, (ull)c.events[0], (ull)c.time_enabled, (ull)c.time_running);
+	dev_close(&fd);
+}
+
+/* A child that waits for a byte on a pipe, then loops n and exits. */
+static pid_t start_loop_child(int *go, unsigned long n)
+{
+	int p[2];
+	pid_t pid;
+	char byte;
+
+	if (pipe(p))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		if (read(p[0], &byte, 1) == 1)
+			loop_n(n);
+		_exit(0);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+/* ATTACH to another process: it is counted, and its counts outlive it. */
+static void test_attach_other(void)
+{
+	struct armpmu_counts small, big;
+	struct armpmu_attach at = { 0 };
+	int i, fd = -1, go = -1, err = 0, status;
+	struct armpmu_counts *c;
+	pid_t pid;
+
+	for (i = 0; i < 2; i++) {
+		c = i ? &big : &small;
+		pid = start_loop_child(&go, i ? 3 * SPIN : SPIN);
+		if (pid < 0) {
+			err = err ? err : errno;
+			break;
+		}
+		at.tid = (__u32)pid;
+		err = err ? err : dev_open(&fd);
+		err = err ? err : ioc(fd, ARMPMU_IOC_ATTACH, &at);
+		err = err ? err : program(fd, 0, work_event(), EXCL_K);
+		err = err ? err : ioc0(fd, ARMPMU_IOC_START);
+		if (write(go, "x", 1) != 1)
+			err = err ? err : EPIPE;
+		close(go);
+		waitpid(pid, &status, 0);
+		/* The counted process is gone: its counts are still here. */
+		err = err ? err : read_counts(fd, c);
+		dev_close(&fd);
+	}
+	tap_note("attached: child of %lu loops %llu, of %lu loops %llu", SPIN,
+		 (ull)small.events[0], 3 * SPIN, (ull)big.events[0]);
+	if (icount)
+		tap_check(!err && big.events[0] - small.events[0] == LOOP_INSNS_PER_ITER * 2 * SPIN,
+			  "ATTACH to a child: its loop counted exactly, read after it exited",
+			  "%s: difference %llu, want %lu", tap_errname(err),
+			  (ull)(big.events[0] - small.events[0]), LOOP_INSNS_PER_ITER * 2 * SPIN);
+	else
+		tap_check(!err && big.events[0] > small.events[0] && small.events[0] > 0,
+			  "ATTACH to a child: counted, read after it exited",
+			  "%s: %llu then %llu", tap_errname(err), (ull)small.events[0],
+			  (ull)big.events[0]);
+}
+
+/* The errors of ATTACH and BIND, as root and as lab. */
+static void test_rules(void)
+{
+	struct armpmu_attach at = { 0 };
+	int fd, fd2, err, status;
+	pid_t pid, root_child;
+
+	err = dev_open(&fd);
+	err = err ? err : ioc(fd, ARMPMU_IOC_ATTACH, &at);
+	tap_errno(err ? err : ioc(fd, ARMPMU_IOC_ATTACH, &at), EALREADY,
+		  "EALREADY: ATTACH on a file in task mode");
+	tap_errno(ioc_u32(fd, ARMPMU_IOC_BIND, 0), EALREADY, "EALREADY: BIND on a file in task mode");
+	err = dev_open(&fd2);
+	tap_errno(err ? err : ioc(fd2, ARMPMU_IOC_ATTACH, &at), EBUSY,
+		  "EBUSY: a second file attaching the same thread");
+	dev_close(&fd2);
+	dev_close(&fd);
+	at.tid = 0x3fffffff;
+	err = dev_open(&fd);
+	tap_errno(err ? err : ioc(fd, ARMPMU_IOC_ATTACH, &at), ESRCH, "ESRCH: ATTACH to no thread");
+	dev_close(&fd);
+	at.tid = 0;
+	at.reserved[1] = 1;
+	err = dev_open(&fd);
+	tap_errno(err ? err : ioc(fd, ARMPMU_IOC_ATTACH, &at), EINVAL,
+		  "EINVAL: ATTACH with a reserved field set");
+	at.reserved[1] = 0;
+	at.flags = 0x80;
+	tap_errno(ioc(fd, ARMPMU_IOC_ATTACH, &at), EINVAL, "EINVAL: ATTACH with an undefined flag");
+	dev_close(&fd);
+
+	root_child = start_neighbour();
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct armpmu_attach other = { .tid = (__u32)root_child };
+		int attach_err = ECHILD, bind_err = ECHILD;
+
+		if (become_user(AS_LAB)) {
+			err = dev_open(&fd);
+			attach_err = err ? err : ioc(fd, ARMPMU_IOC_ATTACH, &other);
+			dev_close(&fd);
+			err = dev_open(&fd);
+			bind_err = err ? err : ioc_u32(fd, ARMPMU_IOC_BIND, 0);
+			dev_close(&fd);
+		}
+		/* Two small errno values in one exit status. */
+		_exit((attach_err == EACCES) | (bind_err == EPERM) << 1);
+	}
+	waitpid(pid, &status, 0);
+	stop_child(root_child);
+	tap_check(WIFEXITED(status) && (WEXITSTATUS(status) & 1),
+		  "EACCES: lab attaching root's process", "exit status %#x", status);
+	tap_check(WIFEXITED(status) && (WEXITSTATUS(status) & 2),
+		  "EPERM: lab binding a CPU (whole-CPU mode needs CAP_PERFMON)",
+		  "exit status %#x", status);
+}
+
+/*
+ * A CPU-mode file owning the only CPU: a task-mode file's thread runs there
+ * uncounted, and its counts say so.
+ */
+static void test_incomplete(void)
+{
+	struct armpmu_counts c;
+	int cpu_fd = -1, fd, err;
+
+	if (online_cpus() != 1) {
+		tap_skip("INCOMPLETE while a CPU-mode file owns the CPU", "needs one CPU");
+		return;
+	}
+	err = open_task_file(&fd);
+	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
+	loop_n(SPIN);
+	err = err ? err : open_bound(0, &cpu_fd);
+	loop_n(SPIN);
+	dev_close(&cpu_fd);
+	err = err ? err : ioc0(fd, ARMPMU_IOC_STOP);
+	err = err ? err : read_counts(fd, &c);
+	tap_check(!err && (c.flags & ARMPMU_COUNTS_INCOMPLETE) && c.time_running < c.time_enabled,
+		  "INCOMPLETE, time_running < time_enabled, while a CPU-mode file owned the CPU",
+		  "%s, flags %#x, enabled %llu, running %llu", tap_errname(err), c.flags,
+		  (ull)c.time_enabled, (ull)c.time_running);
+	tap_errno(ioc0(fd, ARMPMU_IOC_RESET), 0, "RESET clears INCOMPLETE");
+	err = measure_loop(fd, SPIN, &c);
+	tap_check(!err && c.flags == 0 && c.time_running == c.time_enabled,
+		  "with the CPU free again, counts are complete",
+		  "%s, flags %#x", tap_errname(err), c.flags);
+	dev_close(&fd);
+}
+
+/* A thread moved from CPU to CPU while counted: counted on each. */
+static void test_migration(void)
+{
+	struct armpmu_counts c;
+	unsigned int i, n = online_cpus();
+	int fd, err;
+
+	if (n < 2) {
+		tap_skip("a thread migrating between CPUs is counted throughout", "one CPU");
+		return;
+	}
+	err = open_task_file(&fd);
+	err = err ? err : ioc0(fd, ARMPMU_IOC_RESET);
+	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
+	for (i = 0; !err && i < 20; i++) {
+		err = pin(i % n);
+		loop_n(SPIN);
+	}
+	err = err ? err : ioc0(fd, ARMPMU_IOC_STOP);
+	err = err ? err : read_counts(fd, &c);
+	tap_check(!err && c.flags == 0 && c.events[0] > 0 && c.time_running == c.time_enabled,
+		  "a thread migrating between CPUs is counted throughout, complete",
+		  "%s, flags %#x, %llu", tap_errname(err), c.flags, (ull)c.events[0]);
+	pin(0);
+	dev_close(&fd);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "icount", no_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct armpmu_info info;
+	int opt, fd, err;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt != 'i') {
+			fprintf(stderr, "usage: task-test [--icount]\n");
+			return opt == 'h' ? 0 : 2;
+		}
+		icount = true;
+	}
+	tap_init();
+	err = dev_open(&fd);
+	err = err ? err : ioc(fd, ARMPMU_IOC_INFO, &info);
+	dev_close(&fd);
+	if (!tap_errno(err, 0, "open the device and read INFO"))
+		return tap_done();
+	num_counters = info.num_counters;
+	if (!(info.flags & ARMPMU_INFO_CAN_FILTER)) {
+		tap_skip("task mode", "this core cannot count user mode alone");
+		return tap_done();
+	}
+	pin(0);
+	test_own_thread_as(AS_ROOT);
+	test_own_thread_as(AS_LAB);
+	test_two_counting();
+	test_follow();
+	test_attach_other();
+	test_rules();
+	test_incomplete();
+	test_migration();
+	test_kernel_log();
+	return tap_done();
+}
