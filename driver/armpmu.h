@@ -141,6 +141,8 @@ extern const struct armpmu_mode armpmu_task_mode;
 struct armpmu_session {
 	struct mutex lock;
 	const struct armpmu_mode *mode;	/* NULL until chosen */
+	u32 id;				/* from 1, once a mode is chosen */
+	struct list_head file_node;	/* in session.c's list of files */
 	int cpu;			/* CPU mode: the bound CPU, or -1 */
 	const struct armpmu_caps *caps;	/* of the bound CPU, or of the CPU
 					 * that chose task mode */
@@ -152,8 +154,7 @@ struct armpmu_session {
 	/* task mode */
 	raw_spinlock_t count_lock;
 	struct list_head tasks;		/* counted threads, under the links lock */
-	pid_t target_tid;		/* the thread attached first, in the init
-					 * namespace */
+	struct pid *target_pid;		/* the thread attached first */
 	bool follow;
 	bool closing;			/* no more loads: the file is going */
 	bool incomplete;
@@ -188,7 +189,7 @@ int armpmu_cpu_claim(unsigned int cpu, struct armpmu_session *s);
 void armpmu_cpu_release(unsigned int cpu, struct armpmu_session *s);
 int armpmu_cpu_status(const struct armpmu_session *caller,
 		      struct armpmu_cpu_status *st);
-int armpmu_cpu_revoke(u32 cpu);
+int armpmu_cpu_revoke(u32 cpu, const struct armpmu_session *only);
 
 /*
  * counters.c: a configuration's counters in this CPU's PMU, interrupts
@@ -235,6 +236,7 @@ void armpmu_idle_exit(void);
 int armpmu_task_mode_init(void);
 void armpmu_task_mode_exit(void);
 int armpmu_task_attach(struct armpmu_session *s, u32 tid, u32 flags);
+u32 armpmu_task_threads(struct armpmu_session *s);
 void armpmu_task_evict(void);
 u32 armpmu_task_counting(void);
 
@@ -255,6 +257,9 @@ int armpmu_session_start(struct armpmu_session *s);
 int armpmu_session_stop(struct armpmu_session *s);
 int armpmu_session_read(struct armpmu_session *s);
 int armpmu_session_attach(struct armpmu_session *s, const struct armpmu_attach *at);
+int armpmu_session_file_status(const struct armpmu_session *caller,
+			       struct armpmu_file_status *st);
+int armpmu_session_release_file(u32 id);
 
 /* cdev.c: the character device. */
 int armpmu_cdev_init(void);

@@ -95,6 +95,28 @@ static long ioctl_attach(struct armpmu_session *s, void __user *arg)
 	return armpmu_session_attach(s, &at);
 }
 
+static long ioctl_file_status(struct armpmu_session *s, void __user *arg)
+{
+	struct armpmu_file_status st;
+	int ret;
+
+	if (copy_from_user(&st, arg, sizeof(st)))
+		return -EFAULT;
+	if (memchr_inv(st.reserved, 0, sizeof(st.reserved)))
+		return -EINVAL;
+	ret = armpmu_session_file_status(s, &st);
+	if (!ret && copy_to_user(arg, &st, sizeof(st)))
+		ret = -EFAULT;
+	return ret;
+}
+
+static long release_file(u32 id)
+{
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	return armpmu_session_release_file(id);
+}
+
 static long ioctl_cpu_status(struct armpmu_session *s, void __user *arg)
 {
 	struct armpmu_cpu_status st;
@@ -114,7 +136,7 @@ static long release_cpu(u32 cpu)
 {
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	return armpmu_cpu_revoke(cpu);
+	return armpmu_cpu_revoke(cpu, NULL);
 }
 
 /* The ioctls whose argument is one __u32. */
@@ -132,6 +154,8 @@ static long ioctl_u32(struct armpmu_session *s, unsigned int cmd,
 		return armpmu_session_select(s, val);
 	case ARMPMU_IOC_RELEASE:
 		return release_cpu(val);
+	case ARMPMU_IOC_RELEASE_FILE:
+		return release_file(val);
 	case ARMPMU_IOC_SET_CYCLE_FILTER:
 		return armpmu_session_set_cycle_filter(s, val);
 	default:
@@ -161,10 +185,13 @@ static long dispatch(struct armpmu_session *s, unsigned int cmd,
 		return ioctl_set_value(s, arg);
 	case ARMPMU_IOC_ATTACH:
 		return ioctl_attach(s, arg);
+	case ARMPMU_IOC_FILE_STATUS:
+		return ioctl_file_status(s, arg);
 	case ARMPMU_IOC_BIND:
 	case ARMPMU_IOC_SELECT:
 	case ARMPMU_IOC_SET_DIVIDER:
 	case ARMPMU_IOC_RELEASE:
+	case ARMPMU_IOC_RELEASE_FILE:
 	case ARMPMU_IOC_SET_CYCLE_FILTER:
 		return ioctl_u32(s, cmd, arg);
 	default:

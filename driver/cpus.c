@@ -208,7 +208,8 @@ void armpmu_cpu_release(unsigned int cpu, struct armpmu_session *s)
 	mutex_unlock(&owners_lock);
 }
 
-int armpmu_cpu_revoke(u32 cpu)
+/* Take @cpu from its owner, if that is @only (any owner if @only is NULL). */
+int armpmu_cpu_revoke(u32 cpu, const struct armpmu_session *only)
 {
 	struct armpmu_session *owner;
 	int ret = -ESRCH;
@@ -217,7 +218,7 @@ int armpmu_cpu_revoke(u32 cpu)
 		return -EINVAL;
 	mutex_lock(&owners_lock);
 	owner = cpus[cpu].owner;
-	if (owner) {
+	if (owner && (!only || owner == only)) {
 		armpmu_cpu_revoke_session(owner);
 		WRITE_ONCE(cpus[cpu].owner, NULL);
 		ret = 0;

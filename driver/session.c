@@ -22,6 +22,19 @@ module_param(cpu_mode_for_all, bool, 0644);
 MODULE_PARM_DESC(cpu_mode_for_all,
 		 "let every user who can open the device count whole CPUs (BIND), which shows other users' activity (default: only CAP_PERFMON or CAP_SYS_ADMIN)");
 
+/* Files that have chosen a mode, by id, for FILE_STATUS and RELEASE_FILE. */
+static LIST_HEAD(files);
+static DEFINE_MUTEX(files_lock);
+static u32 last_file_id;
+
+static void add_file(struct armpmu_session *s)
+{
+	mutex_lock(&files_lock);
+	s->id = ++last_file_id;
+	list_add_tail(&s->file_node, &files);
+	mutex_unlock(&files_lock);
+}
+
 void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed)
 {
 	u32 filter = kernel_allowed ? 0 : ARMPMU_EXCLUDE_KERNEL;
@@ -29,6 +42,7 @@ void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed)
 	mutex_init(&s->lock);
 	raw_spin_lock_init(&s->count_lock);
 	INIT_LIST_HEAD(&s->tasks);
+	INIT_LIST_HEAD(&s->file_node);
 	s->cpu = -1;
 	s->kernel_allowed = kernel_allowed;
 	s->cfg.cycle_filter = armpmu_backend.encode_evtype(0, filter);
@@ -39,8 +53,83 @@ void armpmu_session_release(struct armpmu_session *s)
 {
 	if (!s->mode)
 		return;
+	mutex_lock(&files_lock);
+	list_del(&s->file_node);
+	mutex_unlock(&files_lock);
 	s->mode->release(s);
 	put_pid(s->owner_pid);
+}
+
+int armpmu_session_file_status(const struct armpmu_session *caller,
+			       struct armpmu_file_status *st)
+{
+	struct armpmu_session *s;
+	u32 id = st->id;
+	int ret = -ENOENT;
+
+	memset(st, 0, sizeof(*st));
+	mutex_lock(&files_lock);
+	list_for_each_entry(s, &files, file_node) {
+		if (s->id < id)
+			continue;
+		st->id = s->id;
+		st->flags = s->mode == &armpmu_task_mode ? ARMPMU_FILE_TASK : ARMPMU_FILE_CPU;
+		if (READ_ONCE(s->running))
+			st->flags |= ARMPMU_FILE_RUNNING;
+		if (s->follow)
+			st->flags |= ARMPMU_FILE_FOLLOW;
+		if (s == caller)
+			st->flags |= ARMPMU_FILE_CALLER;
+		st->owner_pid = pid_vnr(s->owner_pid);
+		st->owner_uid = from_kuid_munged(current_user_ns(), s->owner_uid);
+		if (s->mode == &armpmu_task_mode) {
+			st->target_tid = pid_vnr(s->target_pid);
+			st->threads = armpmu_task_threads(s);
+		} else {
+			st->cpu = s->cpu;
+		}
+		st->counters = armpmu_counters(&s->cfg);
+		ret = 0;
+		break;
+	}
+	mutex_unlock(&files_lock);
+	return ret;
+}
+
+/*
+ * Under files_lock, so that the file cannot close meanwhile; not under the
+ * file's own lock, which its owner holds while it adds the file to the
+ * list. Both modes' releases are safe beside the owner's calls, which then
+ * find the file revoked.
+ */
+static int release_session(struct armpmu_session *s)
+{
+	if (READ_ONCE(s->revoked))
+		return -ESRCH;
+	if (s->mode == &armpmu_cpu_mode)
+		return armpmu_cpu_revoke(s->cpu, s);
+	s->mode->release(s);
+	WRITE_ONCE(s->revoked, true);
+	return 0;
+}
+
+int armpmu_session_release_file(u32 id)
+{
+	struct armpmu_session *s;
+	int ret = -ESRCH;
+
+	mutex_lock(&files_lock);
+	list_for_each_entry(s, &files, file_node) {
+		if (s->id == id) {
+			ret = release_session(s);
+			break;
+		}
+	}
+	mutex_unlock(&files_lock);
+	if (!ret)
+		pr_info("file %u released by an administrator (pid %d)\n", id,
+			task_tgid_nr(current));
+	return ret;
 }
 
 /* Set before the mode makes them visible to CPU_STATUS. */
@@ -76,6 +165,7 @@ int armpmu_session_bind(struct armpmu_session *s, u32 cpu)
 		return ret;
 	}
 	s->mode = &armpmu_cpu_mode;
+	add_file(s);
 	if (s->userenr)
 		pr_warn("CPU%d: PMUSERENR is %#x: another module opened the PMU to user mode\n",
 			s->cpu, s->userenr);
@@ -106,6 +196,7 @@ int armpmu_session_attach(struct armpmu_session *s, const struct armpmu_attach *
 		return ret;
 	}
 	s->mode = &armpmu_task_mode;
+	add_file(s);
 	return 0;
 }
 

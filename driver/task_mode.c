@@ -515,7 +515,6 @@ int armpmu_task_attach(struct armpmu_session *s, u32 tid, u32 flags)
 		goto put;
 	}
 	s->follow = flags & ARMPMU_ATTACH_FOLLOW;
-	s->target_tid = task_pid_nr(task);
 	link->task = task;
 	link->s = s;
 	raw_spin_lock_irq(&links_lock);
@@ -527,14 +526,29 @@ int armpmu_task_attach(struct armpmu_session *s, u32 tid, u32 flags)
 		list_add(&link->node, &s->tasks);
 	}
 	raw_spin_unlock_irq(&links_lock);
-	if (!ret)
+	if (!ret) {
+		s->target_pid = get_task_pid(task, PIDTYPE_PID);
 		return 0;
+	}
 	unhook_later();
 	kfree(link);
 put:
 	if (task)
 		put_task_struct(task);
 	return ret;
+}
+
+/* How many threads @s counts now. */
+u32 armpmu_task_threads(struct armpmu_session *s)
+{
+	struct task_link *link;
+	u32 n = 0;
+
+	raw_spin_lock_irq(&links_lock);
+	list_for_each_entry(link, &s->tasks, node)
+		n++;
+	raw_spin_unlock_irq(&links_lock);
+	return n;
 }
 
 /* A CPU-mode file takes this CPU: the thread running here stops counting. */
@@ -660,12 +674,19 @@ static void clear_here(void *info)
 	armpmu_clear_counters(&s->cfg, &tc->load);
 }
 
-/* Closing: no more loads, every thread let go, the hardware left clean. */
+/*
+ * Closing, or an administrator's release: no more loads, every thread let
+ * go, the hardware left clean. Once: a released file is closed later.
+ */
 static void task_release(struct armpmu_session *s)
 {
 	struct task_link *link, *next;
 
 	raw_spin_lock_irq(&links_lock);
+	if (s->closing) {
+		raw_spin_unlock_irq(&links_lock);
+		return;
+	}
 	raw_spin_lock(&s->count_lock);
 	s->closing = true;
 	s->running = false;
@@ -675,6 +696,8 @@ static void task_release(struct armpmu_session *s)
 	raw_spin_unlock_irq(&links_lock);
 	on_file_cpus(s, clear_here, false);
 	unhook_later();
+	put_pid(s->target_pid);
+	s->target_pid = NULL;
 }
 
 const struct armpmu_mode armpmu_task_mode = {

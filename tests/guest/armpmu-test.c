@@ -550,7 +550,8 @@ static void divider_child(struct child_report *r)
 {
 	int fd;
 
-	r->err[0] = open_bound(ARMPMU_CPU_CURRENT, &fd);
+	/* Task mode: uid 1000 may not bind a CPU. */
+	r->err[0] = dev_open(&fd);
 	if (r->err[0])
 		return;
 	r->err[1] = program(fd, 0, EV_CPU_CYCLES, EXCL_K);
@@ -1005,8 +1006,8 @@ static void test_errors(void)
 			  "EBUSY: a second file BINDs an owned CPU");
 		tap_errno(ioc_u32(fd2, ARMPMU_IOC_BIND, ARMPMU_CPU_CURRENT), EBUSY,
 			  "EBUSY: a second file BINDs ARMPMU_CPU_CURRENT on an owned CPU");
-		tap_errno(ioc_u32(fd2, ARMPMU_IOC_SELECT, 0), EBUSY,
-			  "EBUSY: a second file's first SELECT binds an owned CPU");
+		tap_errno(ioc_u32(fd2, ARMPMU_IOC_SELECT, 0), 0,
+			  "a second file's first SELECT chooses task mode beside the CPU's owner");
 		dev_close(&fd2);
 	} else {
 		tap_check(false, "EBUSY: a second file BINDs an owned CPU", "open: %s",
@@ -1022,13 +1023,13 @@ static void test_errors(void)
 	tap_errno(set_event(fd, EV_CPU_CYCLES, 0), 0, "SET_EVENT after STOP succeeds");
 	dev_close(&fd);
 
-	/* EALREADY for a file bound implicitly. */
+	/* EALREADY for a file whose first call chose task mode. */
 	err = dev_open(&fd);
 	if (!err) {
 		err = ioc_u32(fd, ARMPMU_IOC_SELECT, 0);
-		tap_errno(err, 0, "a first SELECT binds the file to the caller's CPU");
+		tap_errno(err, 0, "a first SELECT chooses task mode for the caller's thread");
 		tap_errno(ioc_u32(fd, ARMPMU_IOC_BIND, 0), EALREADY,
-			  "EALREADY: BIND after a first SELECT bound the file");
+			  "EALREADY: BIND after a first SELECT chose task mode");
 		dev_close(&fd);
 	}
 
@@ -1081,6 +1082,39 @@ static void lab_child(struct child_report *r)
 	close(fd);
 }
 
+/* BIND of the caller's CPU, for the opt-in's test. */
+static void bind_child(struct child_report *r)
+{
+	int fd;
+
+	r->err[0] = open_bound(ARMPMU_CPU_CURRENT, &fd);
+	if (!r->err[0])
+		close(fd);
+}
+
+/*
+ * An administrator's opt-in, cpu_mode_for_all, lets uid 1000 bind a CPU;
+ * turned off again, it may not.
+ */
+static void test_cpu_mode_opt_in(void)
+{
+	static const char param[] = "/sys/module/armpmu/parameters/cpu_mode_for_all";
+	const char *why;
+	int err;
+
+	err = write_file(param, "1");
+	if (!tap_errno(err, 0, "cpu_mode_for_all can be set at run time"))
+		return;
+	why = run_as_lab(bind_child);
+	tap_check(!why && !report->err[0], "uid 1000: BIND succeeds with cpu_mode_for_all=1",
+		  "%s", why ? why : tap_errname(report->err[0]));
+	write_file(param, "0");
+	why = run_as_lab(bind_child);
+	tap_check(!why && report->err[0] == EPERM,
+		  "EPERM: uid 1000 BIND once cpu_mode_for_all is 0 again",
+		  "%s", why ? why : tap_errname(report->err[0]));
+}
+
 static void guest_child(struct child_report *r)
 {
 	int fd = open(DEV, O_RDWR);
@@ -1117,7 +1151,8 @@ static void test_unprivileged(void)
 		tap_check(!r->err[1] && !(r->info.flags & ARMPMU_INFO_KERNEL_ALLOWED),
 			  "uid 1000: INFO KERNEL_ALLOWED clear", "%s, flags %#x",
 			  tap_errname(r->err[1]), r->info.flags);
-		tap_errno(r->err[2], 0, "uid 1000: BIND succeeds");
+		tap_errno(r->err[2], EPERM,
+			  "EPERM: uid 1000 BIND (whole-CPU counting needs CAP_PERFMON)");
 		tap_errno(r->err[3], EACCES, "EACCES: uid 1000 SET_EVENT without EXCLUDE_KERNEL");
 		tap_errno(r->err[4], EACCES, "EACCES: uid 1000 SET_EVENT with EXCLUDE_USER only");
 		tap_errno(r->err[5], 0, "uid 1000: SET_EVENT with EXCLUDE_KERNEL succeeds");
@@ -1644,6 +1679,7 @@ int main(int argc, char **argv)
 	test_read_syscall();
 	test_errors();
 	test_unprivileged();
+	test_cpu_mode_opt_in();
 	test_close_releases();
 	test_killed_owner();
 	test_other_cpu();

@@ -182,6 +182,29 @@ static void fill_value(void *arg)
 	memcpy(arg, &val, sizeof(val));
 }
 
+/* ATTACH of the calling thread. */
+static void fill_attach_self(void *arg)
+{
+	struct armpmu_attach at = { .tid = 0 };
+
+	memcpy(arg, &at, sizeof(at));
+}
+
+/* FILE_STATUS past any file's id. */
+static void fill_file_status(void *arg)
+{
+	struct armpmu_file_status st = { .id = 0x7fffffffU };
+
+	memcpy(arg, &st, sizeof(st));
+}
+
+static void fill_no_file(void *arg)
+{
+	__u32 id = 0x7fffffffU;
+
+	memcpy(arg, &id, sizeof(id));
+}
+
 static void fill_status(void *arg)
 {
 	struct armpmu_cpu_status st = { .cpu = 0 };
@@ -189,10 +212,14 @@ static void fill_status(void *arg)
 	memcpy(arg, &st, sizeof(st));
 }
 
-/* RELEASE of CPU 0 while nobody owns it: ESRCH for root, EPERM for lab. */
+/*
+ * RELEASE of CPU 0 while nobody owns it: ESRCH for root, EPERM for lab.
+ * BIND, whole-CPU mode: EPERM for lab. FILE_STATUS and RELEASE_FILE past
+ * any file: ENOENT and ESRCH (EPERM for lab).
+ */
 static const struct call calls[] = {
 	{ "INFO", ARMPMU_IOC_INFO, sizeof(struct armpmu_info), true, fill_nothing, 0, 0 },
-	{ "BIND", ARMPMU_IOC_BIND, sizeof(__u32), false, fill_cpu0, 0, 0 },
+	{ "BIND", ARMPMU_IOC_BIND, sizeof(__u32), false, fill_cpu0, 0, EPERM },
 	{ "SELECT", ARMPMU_IOC_SELECT, sizeof(__u32), false, fill_cpu0, 0, 0 },
 	{ "SET_EVENT", ARMPMU_IOC_SET_EVENT, sizeof(struct armpmu_event), false,
 	  fill_event, 0, 0 },
@@ -205,6 +232,12 @@ static const struct call calls[] = {
 	  fill_value, 0, 0 },
 	{ "SET_CYCLE_FILTER", ARMPMU_IOC_SET_CYCLE_FILTER, sizeof(__u32), false,
 	  fill_excl_k, 0, 0 },
+	{ "ATTACH", ARMPMU_IOC_ATTACH, sizeof(struct armpmu_attach), false,
+	  fill_attach_self, 0, 0 },
+	{ "FILE_STATUS", ARMPMU_IOC_FILE_STATUS, sizeof(struct armpmu_file_status), true,
+	  fill_file_status, ENOENT, ENOENT },
+	{ "RELEASE_FILE", ARMPMU_IOC_RELEASE_FILE, sizeof(__u32), false, fill_no_file, ESRCH,
+	  EPERM },
 };
 
 /* Each row on a file of its own, so no row depends on another. */
@@ -303,6 +336,18 @@ static void walk_reserved(void)
 		val = (struct armpmu_value){ .counter = 0, .reserved = patterns[p] };
 		row(on_fresh_file(ARMPMU_IOC_SET_VALUE, &val), EINVAL, "SET_VALUE reserved =",
 		    patterns[p]);
+		for (i = 0; i < 2; i++) {
+			struct armpmu_attach at = { 0 };
+			struct armpmu_file_status fst = { 0 };
+
+			at.reserved[i] = patterns[p];
+			row(on_fresh_file(ARMPMU_IOC_ATTACH, &at), EINVAL,
+			    i ? "ATTACH reserved[1] =" : "ATTACH reserved[0] =", patterns[p]);
+			fst.reserved[2 * i + 1] = patterns[p];
+			row(on_fresh_file(ARMPMU_IOC_FILE_STATUS, &fst), EINVAL,
+			    i ? "FILE_STATUS reserved[3] =" : "FILE_STATUS reserved[1] =",
+			    patterns[p]);
+		}
 		for (i = 0; i < 3; i++) {
 			char what[64];
 
@@ -326,6 +371,8 @@ static void walk_flags(void)
 	unsigned int bit, wrong_event = 0, wrong_filter = 0;
 	int kernel_want = who == AS_ROOT ? 0 : EACCES;
 
+	unsigned int wrong_attach = 0;
+
 	for (bit = 2; bit < 32; bit++) {
 		struct armpmu_event ev = { .event = EV_CPU_CYCLES, .flags = EXCL_K | 1U << bit };
 
@@ -334,6 +381,15 @@ static void walk_flags(void)
 		if (u32_on_fresh(ARMPMU_IOC_SET_CYCLE_FILTER, EXCL_K | 1U << bit) != EINVAL)
 			wrong_filter |= 1U << bit;
 	}
+	for (bit = 1; bit < 32; bit++) {
+		struct armpmu_attach at = { .flags = 1U << bit };
+
+		if (on_fresh_file(ARMPMU_IOC_ATTACH, &at) != EINVAL)
+			wrong_attach |= 1U << bit;
+	}
+	snprintf(name, sizeof(name),
+		 "%s: ATTACH with each undefined flag bit (1-31): EINVAL", user_name(who));
+	tap_check(!wrong_attach, name, "not EINVAL for the bits %#x", wrong_attach);
 	snprintf(name, sizeof(name),
 		 "%s: SET_EVENT with each undefined flag bit (2-31): EINVAL", user_name(who));
 	tap_check(!wrong_event, name, "not EINVAL for the bits %#x", wrong_event);
@@ -356,6 +412,9 @@ static void walk_ranges(void)
 {
 	static const __u32 wide[] = { 32, 0x80000000U, 0xffffffffU };
 	int release_want = who == AS_ROOT ? EINVAL : EPERM;
+	int bind_want = who == AS_ROOT ? EINVAL : EPERM;
+	int release_file_want = who == AS_ROOT ? ESRCH : EPERM;
+	struct armpmu_attach attach;
 	struct armpmu_value val = { 0 };
 	unsigned int i;
 
@@ -398,10 +457,16 @@ static void walk_ranges(void)
 	row(on_fresh_file(ARMPMU_IOC_SET_VALUE, &val), 0,
 	    "SET_VALUE of the cycle counter to 2^64 - 1: counter", ARMPMU_CYCLE_COUNTER);
 
-	row(u32_on_fresh(ARMPMU_IOC_BIND, (__u32)last_cpu + 1), EINVAL,
+	/* Whole-CPU mode is refused to lab before its CPU number is looked at. */
+	row(u32_on_fresh(ARMPMU_IOC_BIND, (__u32)last_cpu + 1), bind_want,
 	    "BIND to one past the last possible CPU,", (unsigned int)last_cpu + 1);
-	row(u32_on_fresh(ARMPMU_IOC_BIND, 0x7fffffffU), EINVAL, "BIND to CPU", 0x7fffffffU);
-	row(u32_on_fresh(ARMPMU_IOC_BIND, 0xfffffffeU), EINVAL, "BIND to CPU", 0xfffffffeU);
+	row(u32_on_fresh(ARMPMU_IOC_BIND, 0x7fffffffU), bind_want, "BIND to CPU", 0x7fffffffU);
+	row(u32_on_fresh(ARMPMU_IOC_BIND, 0xfffffffeU), bind_want, "BIND to CPU", 0xfffffffeU);
+	attach = (struct armpmu_attach){ .tid = 0x3fffffffU };
+	row(on_fresh_file(ARMPMU_IOC_ATTACH, &attach), ESRCH, "ATTACH to no thread, tid",
+	    attach.tid);
+	row(u32_on_fresh(ARMPMU_IOC_RELEASE_FILE, 0), release_file_want,
+	    "RELEASE_FILE of file id", 0);
 	for (i = 0; i < 2; i++) {
 		struct armpmu_cpu_status st = { .cpu = i ? 0xffffffffU : (__u32)last_cpu + 1 };
 
@@ -606,7 +671,8 @@ static void offline_lab_walk(void)
 {
 	struct armpmu_cpu_status st = { .cpu = 1 };
 
-	tap_errno(u32_on_fresh(ARMPMU_IOC_BIND, 1), ENXIO, "lab: BIND to an offline CPU: ENXIO");
+	tap_errno(u32_on_fresh(ARMPMU_IOC_BIND, 1), EPERM,
+		  "lab: BIND to an offline CPU: EPERM (whole-CPU mode)");
 	tap_check(!on_fresh_file(ARMPMU_IOC_CPU_STATUS, &st) && !(st.flags & ARMPMU_CPU_ONLINE),
 		  "lab: CPU_STATUS of an offline CPU: not ARMPMU_CPU_ONLINE",
 		  "flags %#x", st.flags);
@@ -676,13 +742,14 @@ static void lab_against_root(void)
 	struct armpmu_cpu_status st = { .cpu = 0 };
 	struct armpmu_counts c;
 
-	tap_errno(u32_on_fresh(ARMPMU_IOC_BIND, 0), EBUSY, "lab: BIND to root's CPU: EBUSY");
-	tap_errno(on_fresh_file(ARMPMU_IOC_READ, &c), EBUSY,
-		  "lab: READ on root's CPU (binds by first use): EBUSY");
-	tap_errno(on_fresh_file(ARMPMU_IOC_RESET, NULL), EBUSY,
-		  "lab: RESET on root's CPU (binds by first use): EBUSY");
-	tap_errno(on_fresh_file(ARMPMU_IOC_STOP, NULL), EBUSY,
-		  "lab: STOP on root's CPU (binds by first use): EBUSY");
+	tap_errno(u32_on_fresh(ARMPMU_IOC_BIND, 0), EPERM, "lab: BIND to root's CPU: EPERM");
+	/* A first use counts lab's own thread: root's CPU owner is no obstacle. */
+	tap_errno(on_fresh_file(ARMPMU_IOC_READ, &c), 0,
+		  "lab: READ on a fresh file beside root's CPU owner (task mode): success");
+	tap_errno(on_fresh_file(ARMPMU_IOC_RESET, NULL), 0,
+		  "lab: RESET on a fresh file beside root's CPU owner: success");
+	tap_errno(on_fresh_file(ARMPMU_IOC_STOP, NULL), 0,
+		  "lab: STOP on a fresh file beside root's CPU owner: success");
 	tap_errno(u32_on_fresh(ARMPMU_IOC_RELEASE, 0), EPERM, "lab: RELEASE of root's CPU: EPERM");
 	tap_check(!on_fresh_file(ARMPMU_IOC_CPU_STATUS, &st) && (st.flags & ARMPMU_CPU_OWNED) &&
 		  !(st.flags & ARMPMU_CPU_CALLER) && st.owner_uid == 0,

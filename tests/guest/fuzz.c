@@ -557,7 +557,7 @@ static int pick_fd(struct worker *w, const char **kind, int *slot)
 
 enum argkind {
 	A_NONE, A_CPU, A_INDEX, A_EVENT, A_DIVIDER, A_FLAGS, A_VALUE, A_STATUS,
-	A_OUT,
+	A_OUT, A_ATTACH, A_FILE, A_FILE_ID,
 };
 
 static const struct ioc_desc {
@@ -579,6 +579,9 @@ static const struct ioc_desc {
 	{ "RELEASE", ARMPMU_IOC_RELEASE, A_CPU, sizeof(__u32) },
 	{ "SET_VALUE", ARMPMU_IOC_SET_VALUE, A_VALUE, sizeof(struct armpmu_value) },
 	{ "SET_CYCLE_FILTER", ARMPMU_IOC_SET_CYCLE_FILTER, A_FLAGS, sizeof(__u32) },
+	{ "ATTACH", ARMPMU_IOC_ATTACH, A_ATTACH, sizeof(struct armpmu_attach) },
+	{ "FILE_STATUS", ARMPMU_IOC_FILE_STATUS, A_FILE, sizeof(struct armpmu_file_status) },
+	{ "RELEASE_FILE", ARMPMU_IOC_RELEASE_FILE, A_FILE_ID, sizeof(__u32) },
 };
 
 static const int only_efault[] = { EFAULT, 0 };
@@ -587,7 +590,7 @@ static const int only_not_enotty[] = {
 	ENXIO, EOPNOTSUPP, EPERM, ESRCH, 0
 };
 /* Calls that never bind: no EBUSY, ENXIO from binding. */
-static const int only_watcher[] = { EFAULT, EINVAL, ENODEV, EPERM, 0 };
+static const int only_watcher[] = { EFAULT, EINVAL, ENODEV, ENOENT, EPERM, 0 };
 
 static bool zero_u32s(const __u32 *v, size_t n)
 {
@@ -610,7 +613,7 @@ static void check_info(struct worker *w, const struct call *c,
 		return;
 	}
 	if (info->num_counters != cpu_nc[info->cpu] || info->event_bits != cpu_eb[info->cpu] ||
-	    (info->flags & ~0x1fU) || !zero_u32s(info->reserved, ARRAY_SIZE(info->reserved)) ||
+	    (info->flags & ~0x3fU) || !zero_u32s(info->reserved, ARRAY_SIZE(info->reserved)) ||
 	    !!(info->flags & ARMPMU_INFO_KERNEL_ALLOWED) != (w->role == AS_ROOT) ||
 	    (watcher && bound))
 		FAIL_AFTER(w, F_OUTPUT, c,
@@ -629,7 +632,8 @@ static void check_counts(struct worker *w, const struct call *c,
 
 	for (i = counts->nr; i < ARMPMU_MAX_COUNTERS && counts->nr <= ARMPMU_MAX_COUNTERS; i++)
 		zero_tail &= counts->events[i] == 0;
-	if (counts->nr != num_counters || (counts->flags & ~3U) || !zero_tail ||
+	if (counts->nr != num_counters || (counts->flags & ~7U) || !zero_tail ||
+	    counts->time_running > counts->time_enabled ||
 	    !!(counts->flags & ARMPMU_COUNTS_DISTURBED) != (err == EIO))
 		FAIL_AFTER(w, F_OUTPUT, c, "%s: counts nr %u (expected %u) flags %#x%s",
 			   tap_errname(err), counts->nr, num_counters, counts->flags,
@@ -663,7 +667,8 @@ static void check_status(struct worker *w, const struct call *c,
  */
 static void op_real_ioctl(struct worker *w, bool watcher)
 {
-	static const unsigned int watcher_iocs[] = { 0, 9, 10 }; /* INFO, CPU_STATUS, RELEASE */
+	/* INFO, CPU_STATUS, RELEASE, FILE_STATUS, RELEASE_FILE */
+	static const unsigned int watcher_iocs[] = { 0, 9, 10, 14, 15 };
 	const struct ioc_desc *d;
 	union {
 		__u32 u32;
@@ -672,6 +677,8 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		struct armpmu_cpu_status st;
 		struct armpmu_info info;
 		struct armpmu_counts counts;
+		struct armpmu_attach at;
+		struct armpmu_file_status fst;
 	} in, out;
 	const char *fdkind = "(watcher)";
 	struct call c;
@@ -686,8 +693,12 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		d = &iocs[below(w, ARRAY_SIZE(iocs))];
 		fd = pick_fd(w, &fdkind, &slot);
 	}
-	/* Root's RELEASE is rare (op_release): it takes CPUs from the others. */
-	if (d->req == ARMPMU_IOC_RELEASE && w->role == AS_ROOT)
+	/*
+	 * Root's RELEASE is rare (op_release): it takes CPUs from the others;
+	 * RELEASE_FILE would end their files at random.
+	 */
+	if ((d->req == ARMPMU_IOC_RELEASE || d->req == ARMPMU_IOC_RELEASE_FILE) &&
+	    w->role == AS_ROOT)
 		d = &iocs[9];
 	memset(&in, 0, sizeof(in));
 	switch (d->arg) {
@@ -730,6 +741,20 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 	case A_OUT:
 		memset(&in, 0xa5, sizeof(in));
 		break;
+	case A_ATTACH:
+		/* Itself, a thread that does not exist, init (root's), noise. */
+		in.at.tid = chance(w, 600) ? 0 : chance(w, 500) ? 0x3fffffffU :
+			    chance(w, 500) ? 1 : rnd(w);
+		in.at.flags = chance(w, 800) ? below(w, 2) : rnd(w);
+		in.at.reserved[below(w, 2)] = reserved(w);
+		break;
+	case A_FILE:
+		in.fst.id = chance(w, 800) ? below(w, 64) : rnd(w);
+		in.fst.reserved[below(w, 4)] = reserved(w);
+		break;
+	case A_FILE_ID:
+		in.u32 = chance(w, 800) ? below(w, 64) : rnd(w);
+		break;
 	}
 
 	call_init(&c, d->name, fd, fdkind);
@@ -761,6 +786,15 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 			call_arg(&c, in.st.reserved[1]);
 			call_arg(&c, in.st.reserved[2]);
 			break;
+		case A_ATTACH:
+			call_arg(&c, in.at.tid);
+			call_arg(&c, in.at.flags);
+			call_arg(&c, in.at.reserved[0]);
+			call_arg(&c, in.at.reserved[1]);
+			break;
+		case A_FILE:
+			call_arg(&c, in.fst.id);
+			break;
 		case A_OUT:
 			break;
 		default:
@@ -772,12 +806,12 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 	if (d->arg != A_NONE && !readable(&p) && (d->arg != A_OUT)) {
 		/* Input copied first: a pointer it cannot read is EFAULT, always. */
 		done(w, &c, OP_IOCTL, err, only_efault);
-	} else if (d->arg == A_OUT || d->arg == A_STATUS) {
+	} else if (d->arg == A_OUT || d->arg == A_STATUS || d->arg == A_FILE) {
 		done(w, &c, OP_IOCTL, err, watcher ? only_watcher : only_not_enotty);
 		if ((!err || err == EIO) && !writable(&p) && d->arg != A_NONE)
 			FAIL_AFTER(w, F_WRONG, &c, "%s with a pointer it cannot write",
 				   tap_errname(err));
-	} else if (d->req == ARMPMU_IOC_RELEASE) {
+	} else if (d->req == ARMPMU_IOC_RELEASE || d->req == ARMPMU_IOC_RELEASE_FILE) {
 		/* Not root here: get_user, then the capability. */
 		static const int only_eperm[] = { EPERM, EFAULT, 0 };
 

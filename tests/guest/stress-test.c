@@ -80,9 +80,9 @@ static double now(void)
 
 /*
  * The errors a valid call may meet while others race it: the CPU is owned
- * (EBUSY), the file already bound (EALREADY), counting prevents it (EBUSY),
- * another thread closed the descriptor (EBADF), root released the CPU
- * (ECANCELED).
+ * or the thread counted by another file (EBUSY), the file already has a
+ * mode (EALREADY), counting prevents it (EBUSY), another thread closed the
+ * descriptor (EBADF), root released the CPU (ECANCELED).
  */
 static bool expected(int err)
 {
@@ -121,7 +121,13 @@ static void storm_call(struct worker *w, int fd)
 	int err;
 
 	switch (r % 14) {
-	case 0: what = "BIND"; err = ioc_u32(fd, ARMPMU_IOC_BIND, cpu); break;
+	case 0:
+		what = "BIND";
+		err = ioc_u32(fd, ARMPMU_IOC_BIND, cpu);
+		/* Whole-CPU mode is root's: lab gets EPERM, and a success is a hole. */
+		if (w->who == AS_LAB)
+			err = err == EPERM ? 0 : err ? err : ENOTRECOVERABLE;
+		break;
 	case 1: what = "SELECT"; err = ioc_u32(fd, ARMPMU_IOC_SELECT, cpu % num_counters); break;
 	case 2: what = "SET_EVENT"; err = ioc(fd, ARMPMU_IOC_SET_EVENT, &ev); break;
 	case 3: what = "SET_DIVIDER"; err = ioc_u32(fd, ARMPMU_IOC_SET_DIVIDER, r >> 20 & 1); break;
@@ -149,7 +155,10 @@ static void storm_call(struct worker *w, int fd)
 	account(err, what, w->who);
 }
 
-/* A whole measurement on a file of its own: open, bind, count, close. */
+/*
+ * A whole measurement on a file of its own: open, count, close. Root binds
+ * a CPU half the time; otherwise the file counts its thread (task mode).
+ */
 static void storm_measure(struct worker *w)
 {
 	struct armpmu_counts c;
@@ -157,7 +166,7 @@ static void storm_measure(struct worker *w)
 	int fd, err;
 
 	err = dev_open(&fd);
-	if (!err)
+	if (!err && w->who == AS_ROOT && r & 4)
 		err = ioc_u32(fd, ARMPMU_IOC_BIND, r & 1 ? ARMPMU_CPU_CURRENT : (__u32)(r >> 1) % ncpus);
 	if (!err)
 		err = program(fd, 0, EV_CPU_CYCLES, EXCL_K);

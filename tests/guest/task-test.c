@@ -4,13 +4,13 @@
  * runs. Runs as root in the guest (switching to lab where a test says so),
  * prints TAP.
  *
- *   task-test [--icount]
+ *   task-test [--icount] [--compat]
  *
  * With --icount (QEMU's exact mode, one CPU) user-mode instruction counts
  * are exact and asserted so, with a busy neighbour process on the same CPU
  * that a task-mode file must not count. Without it, counts are CPU_CYCLES
  * and checked for what is true: positive, ordered, within the time that
- * passed.
+ * passed. --compat: this is a 32-bit build on a 64-bit kernel, and says so.
  */
 #include <getopt.h>
 #include <pthread.h>
@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -455,24 +456,111 @@ static void test_migration(void)
 	dev_close(&fd);
 }
 
+/* The first file, by id, that user @uid owns. */
+static int find_file(int fd, __u32 uid, struct armpmu_file_status *st)
+{
+	__u32 id = 1;
+	int err;
+
+	for (;;) {
+		memset(st, 0, sizeof(*st));
+		st->id = id;
+		err = ioc(fd, ARMPMU_IOC_FILE_STATUS, st);
+		if (err || st->owner_uid == uid)
+			return err;
+		id = st->id + 1;
+	}
+}
+
+/*
+ * An administrator sees a lab user's task-mode file (FILE_STATUS) and ends
+ * it (RELEASE_FILE); the owner then gets ECANCELED.
+ */
+static void test_admin(void)
+{
+	struct armpmu_file_status st;
+	int ready[2], done[2], fd = -1, err, status;
+	char byte;
+	pid_t pid;
+
+	if (pipe(ready) || pipe(done)) {
+		tap_check(false, "FILE_STATUS: setup", "pipe: %s", tap_errname(errno));
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int lab_fd = -1;
+
+		if (!become_user(AS_LAB) || open_task_file(&lab_fd) ||
+		    ioc0(lab_fd, ARMPMU_IOC_START))
+			_exit(3);
+		if (write(ready[1], "r", 1) != 1 || read(done[0], &byte, 1) != 1)
+			_exit(4);
+		_exit(ioc0(lab_fd, ARMPMU_IOC_START) == ECANCELED ? 0 : 1);
+	}
+	err = read(ready[0], &byte, 1) == 1 ? 0 : EPIPE;
+	err = err ? err : dev_open(&fd);
+	err = err ? err : find_file(fd, LAB_UID, &st);
+	tap_check(!err && (st.flags & ARMPMU_FILE_TASK) && (st.flags & ARMPMU_FILE_RUNNING) &&
+		  st.owner_pid == (__u32)pid && st.target_tid == (__u32)pid && st.threads == 1 &&
+		  st.counters == (1U | 1U << 31),
+		  "FILE_STATUS shows lab's task-mode file: owner, thread, counters, running",
+		  "%s: id %u flags %#x owner %u/%u target %u threads %u counters %#x (child %d)",
+		  tap_errname(err), st.id, st.flags, st.owner_pid, st.owner_uid, st.target_tid,
+		  st.threads, st.counters, pid);
+	if (!err) {
+		tap_errno(ioc_u32(fd, ARMPMU_IOC_RELEASE_FILE, 0x7fffffff), ESRCH,
+			  "ESRCH: RELEASE_FILE of no file");
+		tap_errno(ioc_u32(fd, ARMPMU_IOC_RELEASE_FILE, st.id), 0,
+			  "RELEASE_FILE: root ends lab's file");
+		tap_errno(ioc_u32(fd, ARMPMU_IOC_RELEASE_FILE, st.id), ESRCH,
+			  "ESRCH: RELEASE_FILE of a file already released");
+	}
+	if (write(done[1], "d", 1) != 1)
+		err = EPIPE;
+	waitpid(pid, &status, 0);
+	tap_check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		  "ECANCELED: the owner's next call after RELEASE_FILE", "child status %#x", status);
+	st.id = 0x7fffffff;
+	tap_errno(ioc(fd, ARMPMU_IOC_FILE_STATUS, &st), ENOENT, "ENOENT: FILE_STATUS past the last file");
+	dev_close(&fd);
+	close(ready[0]);
+	close(ready[1]);
+	close(done[0]);
+	close(done[1]);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "icount", no_argument, NULL, 'i' },
+		{ "compat", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct armpmu_info info;
+	bool compat = false;
+	struct utsname u;
 	int opt, fd, err;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (opt != 'i') {
-			fprintf(stderr, "usage: task-test [--icount]\n");
+		if (opt == 'i') {
+			icount = true;
+		} else if (opt == 'C') {
+			compat = true;
+		} else {
+			fprintf(stderr, "usage: task-test [--icount] [--compat]\n");
 			return opt == 'h' ? 0 : 2;
 		}
-		icount = true;
 	}
 	tap_init();
+	if (compat) {
+		uname(&u);
+		tap_check(sizeof(void *) == 4 && strcmp(u.machine, "aarch64") == 0,
+			  "compat: a 32-bit program on a 64-bit kernel",
+			  "%zu-byte pointers on %s", sizeof(void *), u.machine);
+	}
 	err = dev_open(&fd);
 	err = err ? err : ioc(fd, ARMPMU_IOC_INFO, &info);
 	dev_close(&fd);
@@ -492,6 +580,7 @@ int main(int argc, char **argv)
 	test_rules();
 	test_incomplete();
 	test_migration();
+	test_admin();
 	test_kernel_log();
 	return tap_done();
 }

@@ -40,6 +40,18 @@ FIELD(struct armpmu_counts, events, 16, 8 * ARMPMU_MAX_COUNTERS);
 FIELD(struct armpmu_counts, time_enabled, 264, 8);
 FIELD(struct armpmu_counts, time_running, 272, 8);
 
+/* struct armpmu_file_status: 48 bytes. */
+SIZE(struct armpmu_file_status, 48);
+FIELD(struct armpmu_file_status, id, 0, 4);
+FIELD(struct armpmu_file_status, flags, 4, 4);
+FIELD(struct armpmu_file_status, owner_pid, 8, 4);
+FIELD(struct armpmu_file_status, owner_uid, 12, 4);
+FIELD(struct armpmu_file_status, target_tid, 16, 4);
+FIELD(struct armpmu_file_status, threads, 20, 4);
+FIELD(struct armpmu_file_status, cpu, 24, 4);
+FIELD(struct armpmu_file_status, counters, 28, 4);
+FIELD(struct armpmu_file_status, reserved, 32, 16);
+
 /* struct armpmu_attach: 16 bytes. */
 SIZE(struct armpmu_attach, 16);
 FIELD(struct armpmu_attach, tid, 0, 4);
@@ -82,6 +94,8 @@ NUMBER(ARMPMU_IOC_RELEASE, 0x4004D50BU);
 NUMBER(ARMPMU_IOC_SET_VALUE, 0x4010D50CU);
 NUMBER(ARMPMU_IOC_SET_CYCLE_FILTER, 0x4004D50DU);
 NUMBER(ARMPMU_IOC_ATTACH, 0x4010D50EU);
+NUMBER(ARMPMU_IOC_FILE_STATUS, 0xC030D50FU);
+NUMBER(ARMPMU_IOC_RELEASE_FILE, 0x4004D510U);
 
 /* The flag bits are distinct. */
 _Static_assert((ARMPMU_EXCLUDE_USER & ARMPMU_EXCLUDE_KERNEL) == 0, "event flags overlap");

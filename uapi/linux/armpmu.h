@@ -327,4 +327,43 @@ struct armpmu_attach {
  */
 #define ARMPMU_IOC_ATTACH	_IOW(ARMPMU_IOC_MAGIC, 0x0e, struct armpmu_attach)
 
+/* struct armpmu_file_status.flags */
+#define ARMPMU_FILE_TASK	(1U << 0)	/* task mode: target_tid, threads */
+#define ARMPMU_FILE_CPU		(1U << 1)	/* CPU mode: cpu */
+#define ARMPMU_FILE_RUNNING	(1U << 2)	/* started and not stopped */
+#define ARMPMU_FILE_FOLLOW	(1U << 3)	/* counts new threads and children */
+#define ARMPMU_FILE_CALLER	(1U << 4)	/* the file asking */
+
+struct armpmu_file_status {
+	__u32 id;		/* in: the smallest id to describe; out: the file's */
+	__u32 flags;		/* ARMPMU_FILE_* */
+	__u32 owner_pid;	/* process that chose the mode (0: not in the
+				 * caller's PID namespace) */
+	__u32 owner_uid;	/* its real uid, in the caller's user namespace */
+	__u32 target_tid;	/* the thread attached first (0: not in the
+				 * caller's PID namespace) */
+	__u32 threads;		/* threads counted now */
+	__u32 cpu;		/* the bound CPU */
+	__u32 counters;		/* configured: bit n event counter n, bit 31 the
+				 * cycle counter */
+	__u32 reserved[4];
+};
+
+/*
+ * ARMPMU_IOC_FILE_STATUS: describe the open file with the smallest id at
+ * least @id that has chosen a mode (ids grow from 1 while the module is
+ * loaded): who owns it, what it counts, with which counters. Any file may
+ * ask. ENOENT when no such file is left; EINVAL for a non-zero reserved
+ * field.
+ */
+#define ARMPMU_IOC_FILE_STATUS	_IOWR(ARMPMU_IOC_MAGIC, 0x0f, struct armpmu_file_status)
+
+/*
+ * ARMPMU_IOC_RELEASE_FILE: an administrator's end of one file, whatever its
+ * mode (its id, from FILE_STATUS): its counters stop and are zeroed, its CPU
+ * or threads are let go, and its owner's later calls get ECANCELED. Needs
+ * CAP_SYS_ADMIN (EPERM); ESRCH if no open file has that id.
+ */
+#define ARMPMU_IOC_RELEASE_FILE	_IOW(ARMPMU_IOC_MAGIC, 0x10, __u32)
+
 #endif /* _UAPI_LINUX_ARMPMU_H */
