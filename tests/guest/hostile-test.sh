@@ -6,7 +6,7 @@
 #
 #   sh hostile-test.sh [--calls N] [--seed N] [--functional CPU] [--kernel-checks]
 #
-# --functional CPU: armpmu-test --cpu CPU first (the debug kernel's lane);
+# --functional CPU: armpmu-test --cpu CPU and task-test first (the debug kernel's lane);
 # --kernel-checks: debug-checks.sh last, for a debug kernel's reports.
 #
 # Order matters: badinput-test and fuzz need the node udev gave to group
@@ -52,6 +52,8 @@ suite() {
 }
 
 [ -z "$functional" ] || suite armpmu-test --cpu "$functional"
+# Task mode's probe runs under the runqueue lock: the debug kernel's lockdep sees it.
+[ -z "$functional" ] || suite task-test
 suite badinput-test
 suite fuzz --calls "$calls" --seed "$seed"
 # ...and again while CPUs go offline and come back under the files.
