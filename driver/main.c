@@ -41,8 +41,9 @@ task_mode:
 static void __exit armpmu_exit(void)
 {
 	armpmu_cdev_exit();
-	armpmu_cpus_exit();
+	/* The probes may outlive the last file by a second: unhook them first. */
 	armpmu_task_mode_exit();
+	armpmu_cpus_exit();
 }
 
 module_init(armpmu_init);

@@ -206,7 +206,14 @@ static void probe_sched_process_exit(void *data, struct task_struct *task)
 	struct task_cpu *tc;
 	struct task_link *link;
 	unsigned long flags;
+	bool counted;
 
+	/* Every exit in the system comes here: most are nobody's. */
+	rcu_read_lock();
+	counted = file_of(task);
+	rcu_read_unlock();
+	if (!counted)
+		return;
 	raw_spin_lock_irqsave(&links_lock, flags);
 	hash_for_each_possible(task_links, link, hash, (unsigned long)task) {
 		if (link->task != task)
@@ -594,6 +601,18 @@ static int task_set_value(struct armpmu_session *s, u32 idx, u64 value)
 	return 0;
 }
 
+/* The file counts the caller alone: no other CPU can hold its counters. */
+static bool counts_only_caller(struct armpmu_session *s)
+{
+	bool only;
+
+	raw_spin_lock_irq(&links_lock);
+	only = list_is_singular(&s->tasks) &&
+	       list_first_entry(&s->tasks, struct task_link, node)->task == current;
+	raw_spin_unlock_irq(&links_lock);
+	return only;
+}
+
 static int task_start(struct armpmu_session *s)
 {
 	if (s->disturbed)
@@ -607,8 +626,7 @@ static int task_start(struct armpmu_session *s)
 	local_irq_disable();
 	load_if_current(s);
 	local_irq_enable();
-	if (!list_is_singular(&s->tasks) ||
-	    list_first_entry(&s->tasks, struct task_link, node)->task != current)
+	if (!counts_only_caller(s))
 		on_file_cpus(s, load_if_current, true);
 	return 0;
 }
