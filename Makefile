@@ -49,7 +49,7 @@ LIB_PC := $(OUT)/lib/pkgconfig/libpmudev.pc
 PROG_HDRS := $(wildcard tests/guest/*.h) $(LIB_HDRS)
 # The guest programs are ARM code (exact-count loops in assembly).
 ifneq ($(TARGET),host)
-PROGS := $(patsubst %.c,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.c examples/*.c)))
+PROGS := $(patsubst %.c,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.c examples/*.c bench/*.c)))
 # Whole programs in assembly, without the C library, of known size.
 ASM_PROGS := $(patsubst %.S,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.S)))
 endif
@@ -120,7 +120,7 @@ $(PMUCTL): $(PMUCTL_OBJS) $(LIB_SHARED)
 
 # Test programs and examples are static (with libpmudev.a), so they also
 # run as 32-bit programs on arm64 boards and on boards without the library.
-vpath %.c tests/guest examples
+vpath %.c tests/guest examples bench
 $(OUT)/bin/%: tests/guest/%.S
 	@mkdir -p $(@D)
 	$(CC) -nostdlib -static -o $@ $<
