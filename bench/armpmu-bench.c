@@ -324,13 +324,22 @@ static void no_pmu_access(int sig)
 /* The same counters as armpmu's run, counting, read from user mode. */
 static int run_direct(struct bench *b)
 {
+	uint64_t before;
 	int bad;
 
 	if (armpmu_setup(b) || measure_empty(b))
 		return 1;
 	signal(SIGILL, no_pmu_access);
 	bad = report("direct_user_read", op_direct, b);
+	/* What was read must be armpmu's counters, counting this program. */
+	before = b->direct[ARMPMU_CYCLE_COUNTER];
+
+	op_direct(b);
 	signal(SIGILL, SIG_DFL);
+	if (b->direct[ARMPMU_CYCLE_COUNTER] == before) {
+		fprintf(stderr, "armpmu-bench: the cycle counter read from user mode is not counting\n");
+		bad = 1;
+	}
 	pmudev_regions_free(b->regions);
 	pmudev_close(b->pmu);
 	return bad;
