@@ -4,6 +4,9 @@
 #                           the library and programs for this machine
 #   make demo               boot an emulated Raspberry Pi 2-class board and measure
 #   make check              every test: host checks and all emulated boards
+#   make bench              instructions per operation of armpmu, perf and a
+#                           direct user-mode read, on exact -icount boards
+#                           (bench/run; a table, and build/bench.json)
 #   make install            module (KVER, default: KDIR's), library, header, .pc,
 #                           pmuctl, man pages, udev rule, group, modules-load
 #                           file; DESTDIR and PREFIX (default /usr/local) honoured
@@ -49,7 +52,7 @@ LIB_PC := $(OUT)/lib/pkgconfig/libpmudev.pc
 PROG_HDRS := $(wildcard tests/guest/*.h) $(LIB_HDRS)
 # The guest programs are ARM code (exact-count loops in assembly).
 ifneq ($(TARGET),host)
-PROGS := $(patsubst %.c,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.c examples/*.c)))
+PROGS := $(patsubst %.c,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.c examples/*.c bench/*.c)))
 # Whole programs in assembly, without the C library, of known size.
 ASM_PROGS := $(patsubst %.S,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.S)))
 endif
@@ -72,7 +75,7 @@ KMOD_CPPFLAGS := -I$(KMOD_SYSROOT)/usr/include
 KMOD_LDFLAGS := -L$(KMOD_SYSROOT)/usr/lib/$(TRIPLET_$(TARGET)) -Wl,-rpath-link,$(KMOD_LIBDIRS)
 endif
 
-.PHONY: all modules userland guest-userland check demo clean install uninstall \
+.PHONY: all modules userland guest-userland check bench demo clean install uninstall \
 	install-module install-userland install-system
 
 all: modules userland
@@ -120,7 +123,7 @@ $(PMUCTL): $(PMUCTL_OBJS) $(LIB_SHARED)
 
 # Test programs and examples are static (with libpmudev.a), so they also
 # run as 32-bit programs on arm64 boards and on boards without the library.
-vpath %.c tests/guest examples
+vpath %.c tests/guest examples bench
 $(OUT)/bin/%: tests/guest/%.S
 	@mkdir -p $(@D)
 	$(CC) -nostdlib -static -o $@ $<
@@ -188,7 +191,7 @@ uninstall:
 	$(if $(DESTDIR),,-depmod -a $(KVER))
 	$(if $(DESTDIR),,ldconfig)
 
-# Both install, as root, the host packages they need on first use.
+# They install, as root, the host packages they need on first use.
 check:
 	lab/host-packages
 	tests/run
@@ -196,6 +199,10 @@ check:
 demo:
 	lab/host-packages
 	tools/demo
+
+bench:
+	lab/host-packages
+	bench/run
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * armpmu-bench: what one operation costs, in instructions, kernel and user,
+ * timed with a clock that owes nothing to the driver measured.
+ *
+ *   armpmu-bench armpmu    null_syscall and the operations of /dev/armpmu
+ *   armpmu-bench direct    user-mode reads of the counters (PMUSERENR must
+ *                          be open: the bench module does it)
+ *   armpmu-bench perf      perf_event_open's group and single reads
+ *
+ * Under QEMU's -icount shift=0 the guest's CLOCK_MONOTONIC advances exactly
+ * one nanosecond per instruction retired, in steps of 16 ns (the 62.5 MHz
+ * generic timer). So a batch of N calls of an operation is timed, the
+ * least of several batches taken (a timer interrupt can only add to a
+ * batch), and the least of the same batches of an empty operation
+ * subtracted: what is left, over N, is the operation's own instructions,
+ * its call from C included, with an error of at most 32 / N from the
+ * clock's steps. Without -icount the figures are nanoseconds and not
+ * repeatable.
+ *
+ * Output: one line per operation,
+ *   @bench OPERATION INSNS_PER_OP n=N batches=B
+ * and the reason on stderr, exit status 1, when something fails.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/armpmu.h>
+#include "pmudev.h"
+
+/* Calls per batch and batches per operation. */
+#define BATCH_CALLS	256
+#define BATCHES		24
+
+/* An ioctl number /dev/armpmu does not know, for the ENOTTY floor. */
+#define ARMPMU_IOC_UNKNOWN	_IO(ARMPMU_IOC_MAGIC, 0x7f)
+
+/* The most counters a perf group gets: one per armpmu counter. */
+#define PERF_MAX_EVENTS		(ARMPMU_MAX_COUNTERS + 1)
+
+struct bench {
+	/* armpmu */
+	struct pmudev *pmu;
+	struct pmudev_regions *regions;
+	int fd;
+	int region;
+	unsigned int num_counters;
+	struct armpmu_counts counts;
+	/* perf */
+	int perf_group[PERF_MAX_EVENTS];
+	int nr_perf;
+	int perf_single;
+	uint64_t perf_buf[1 + PERF_MAX_EVENTS];
+	/* direct user reads */
+	uint64_t direct[ARMPMU_MAX_COUNTERS + 1];
+};
+
+typedef int (*op_fn)(struct bench *b);
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * One batch: @n calls of @op, timed. Any failed call makes the batch fail
+ * (UINT64_MAX); the loop itself is the same for every operation.
+ */
+static __attribute__((noinline)) uint64_t time_batch(op_fn op, struct bench *b,
+						     unsigned int n)
+{
+	uint64_t start, end;
+	int bad = 0;
+
+	start = now_ns();
+	for (unsigned int i = 0; i < n; i++)
+		bad |= op(b);
+	end = now_ns();
+	return bad ? UINT64_MAX : end - start;
+}
+
+/* The least of BATCHES batches, after one to warm up (page faults). */
+static uint64_t least_batch(op_fn op, struct bench *b)
+{
+	uint64_t least = UINT64_MAX;
+
+	if (time_batch(op, b, BATCH_CALLS) == UINT64_MAX)
+		return UINT64_MAX;
+	for (int i = 0; i < BATCHES; i++) {
+		uint64_t t = time_batch(op, b, BATCH_CALLS);
+
+		if (t == UINT64_MAX)
+			return t;
+		if (t < least)
+			least = t;
+	}
+	return least;
+}
+
+static __attribute__((noinline)) int op_empty(struct bench *b)
+{
+	(void)b;
+	__asm__ volatile("" ::: "memory");
+	return 0;
+}
+
+static uint64_t empty_batch;
+
+static int report(const char *name, op_fn op, struct bench *b)
+{
+	uint64_t t = least_batch(op, b);
+
+	if (t == UINT64_MAX) {
+		fprintf(stderr, "armpmu-bench: %s failed: %s\n", name, strerror(errno));
+		return 1;
+	}
+	if (t < empty_batch) {
+		fprintf(stderr, "armpmu-bench: %s: a batch (%llu ns) took less than an empty one (%llu ns)\n",
+			name, (unsigned long long)t, (unsigned long long)empty_batch);
+		return 1;
+	}
+	printf("@bench %s %.1f n=%d batches=%d\n", name,
+	       (double)(t - empty_batch) / BATCH_CALLS, BATCH_CALLS, BATCHES);
+	fflush(stdout);
+	return 0;
+}
+
+static int measure_empty(struct bench *b)
+{
+	empty_batch = least_batch(op_empty, b);
+	return empty_batch == UINT64_MAX;
+}
+
+/* Pins the process to the CPU it runs on (the boards have one under icount). */
+static int pin_here(void)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		perror("armpmu-bench: sched_setaffinity");
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- armpmu ---- */
+
+static __attribute__((noinline)) int op_null_syscall(struct bench *b)
+{
+	(void)b;
+	return getppid() < 0;
+}
+
+static __attribute__((noinline)) int op_enotty(struct bench *b)
+{
+	return !(ioctl(b->fd, ARMPMU_IOC_UNKNOWN) < 0 && errno == ENOTTY);
+}
+
+static __attribute__((noinline)) int op_read_ioctl(struct bench *b)
+{
+	return ioctl(b->fd, ARMPMU_IOC_READ, &b->counts) != 0;
+}
+
+static __attribute__((noinline)) int op_read(struct bench *b)
+{
+	return read(b->fd, &b->counts, sizeof(b->counts)) != sizeof(b->counts);
+}
+
+/* From counting to counting: one STOP and one START. */
+static __attribute__((noinline)) int op_start_stop(struct bench *b)
+{
+	return ioctl(b->fd, ARMPMU_IOC_STOP) != 0 || ioctl(b->fd, ARMPMU_IOC_START) != 0;
+}
+
+static __attribute__((noinline)) int op_reset(struct bench *b)
+{
+	return ioctl(b->fd, ARMPMU_IOC_RESET) != 0;
+}
+
+static __attribute__((noinline)) int op_region(struct bench *b)
+{
+	return pmudev_region_begin(b->regions, b->region) != 0 ||
+	       pmudev_region_end(b->regions, b->region) != 0;
+}
+
+/*
+ * Every counter programmed and counting: the cycle counter and each event
+ * counter (INST_RETIRED, in the mode the caller may count), as a user of
+ * the library sets them up. Leaves them counting, regions ready.
+ */
+static int armpmu_setup(struct bench *b)
+{
+	const struct armpmu_info *info;
+	int err;
+
+	err = pmudev_open(&b->pmu, PMUDEV_CPU_ANY, 0);
+	if (err) {
+		fprintf(stderr, "armpmu-bench: pmudev_open: %s\n", pmudev_strerror(err));
+		return 1;
+	}
+	info = pmudev_info(b->pmu);
+	b->fd = pmudev_fd(b->pmu);
+	b->num_counters = info->num_counters;
+	err = pmudev_add_event(b->pmu, "cycles");
+	for (unsigned int i = 0; !(err < 0) && i < b->num_counters; i++)
+		err = pmudev_add_event(b->pmu, "instructions");
+	if (!(err < 0))
+		err = pmudev_regions_new(b->pmu, &b->regions);
+	if (!(err < 0))
+		err = b->region = pmudev_region(b->regions, "bench");
+	if (err < 0) {
+		fprintf(stderr, "armpmu-bench: setting up %u counters: %s\n",
+			b->num_counters + 1, pmudev_strerror(err));
+		return 1;
+	}
+	return 0;
+}
+
+static int run_armpmu(struct bench *b)
+{
+	int bad;
+
+	if (armpmu_setup(b) || measure_empty(b))
+		return 1;
+	printf("@bench-info counters=%u\n", b->num_counters + 1);
+	bad = report("null_syscall", op_null_syscall, b);
+	bad |= report("armpmu_enotty_ioctl", op_enotty, b);
+	bad |= report("armpmu_read_ioctl", op_read_ioctl, b);
+	bad |= report("armpmu_read", op_read, b);
+	bad |= report("armpmu_start_stop", op_start_stop, b);
+	bad |= report("armpmu_reset", op_reset, b);
+	bad |= report("armpmu_region", op_region, b);
+	pmudev_regions_free(b->regions);
+	pmudev_close(b->pmu);
+	return bad;
+}
+
+/* ---- direct user-mode reads ---- */
+
+#if defined(__aarch64__)
+#define READ_EVCNTR(n)							\
+	case n + 1:							\
+		__asm__ volatile("mrs %0, pmevcntr" #n "_el0" : "=r"(v));	\
+		out[n] = v;						\
+		__attribute__((fallthrough));
+
+/*
+ * ARMv8: the cycle counter and event counters 0 to @n - 1, each through
+ * its own register, the cheapest way there is.
+ */
+static void user_read_counters(uint64_t *out, unsigned int n)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, pmccntr_el0" : "=r"(v));
+	out[ARMPMU_CYCLE_COUNTER] = v;
+	switch (n) {
+	READ_EVCNTR(30) READ_EVCNTR(29) READ_EVCNTR(28) READ_EVCNTR(27)
+	READ_EVCNTR(26) READ_EVCNTR(25) READ_EVCNTR(24) READ_EVCNTR(23)
+	READ_EVCNTR(22) READ_EVCNTR(21) READ_EVCNTR(20) READ_EVCNTR(19)
+	READ_EVCNTR(18) READ_EVCNTR(17) READ_EVCNTR(16) READ_EVCNTR(15)
+	READ_EVCNTR(14) READ_EVCNTR(13) READ_EVCNTR(12) READ_EVCNTR(11)
+	READ_EVCNTR(10) READ_EVCNTR(9) READ_EVCNTR(8) READ_EVCNTR(7)
+	READ_EVCNTR(6) READ_EVCNTR(5) READ_EVCNTR(4) READ_EVCNTR(3)
+	READ_EVCNTR(2) READ_EVCNTR(1) READ_EVCNTR(0)
+	default:
+		break;
+	}
+}
+#elif defined(__arm__)
+/*
+ * ARMv7 has no register per event counter: PMSELR selects, PMXEVCNTR
+ * reads, with an ISB between them as Linux's own driver does.
+ */
+static void user_read_counters(uint64_t *out, unsigned int n)
+{
+	uint32_t v;
+
+	__asm__ volatile("mrc p15, 0, %0, c9, c13, 0" : "=r"(v));
+	out[ARMPMU_CYCLE_COUNTER] = v;
+	for (unsigned int i = 0; i < n; i++) {
+		__asm__ volatile("mcr p15, 0, %0, c9, c12, 5\n\tisb" : : "r"(i) : "memory");
+		__asm__ volatile("mrc p15, 0, %0, c9, c13, 2" : "=r"(v));
+		out[i] = v;
+	}
+}
+#else
+#error "armpmu-bench runs on 32-bit ARM or AArch64"
+#endif
+
+static __attribute__((noinline)) int op_direct(struct bench *b)
+{
+	user_read_counters(b->direct, b->num_counters);
+	return 0;
+}
+
+static void no_pmu_access(int sig)
+{
+	static const char msg[] =
+		"armpmu-bench: a user-mode PMU read trapped: PMUSERENR is not open (load the bench module)\n";
+
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(1);
+	_exit(1);
+}
+
+/* The same counters as armpmu's run, counting, read from user mode. */
+static int run_direct(struct bench *b)
+{
+	uint64_t before;
+	int bad;
+
+	if (armpmu_setup(b) || measure_empty(b))
+		return 1;
+	signal(SIGILL, no_pmu_access);
+	bad = report("direct_user_read", op_direct, b);
+	/* What was read must be armpmu's counters, counting this program. */
+	before = b->direct[ARMPMU_CYCLE_COUNTER];
+
+	op_direct(b);
+	signal(SIGILL, SIG_DFL);
+	if (b->direct[ARMPMU_CYCLE_COUNTER] == before) {
+		fprintf(stderr, "armpmu-bench: the cycle counter read from user mode is not counting\n");
+		bad = 1;
+	}
+	pmudev_regions_free(b->regions);
+	pmudev_close(b->pmu);
+	return bad;
+}
+
+/* ---- perf ---- */
+
+static int perf_open(uint64_t config, int group_fd, uint64_t read_format)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = config;
+	attr.read_format = read_format;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	return syscall(SYS_perf_event_open, &attr, 0, -1, group_fd, 0);
+}
+
+static __attribute__((noinline)) int op_perf_group_read(struct bench *b)
+{
+	size_t len = (1 + b->nr_perf) * sizeof(uint64_t);
+
+	return read(b->perf_group[0], b->perf_buf, len) != (ssize_t)len;
+}
+
+static __attribute__((noinline)) int op_perf_single_read(struct bench *b)
+{
+	return read(b->perf_single, b->perf_buf, sizeof(uint64_t)) != sizeof(uint64_t);
+}
+
+/*
+ * As many events as armpmu counts on this CPU (its cycle counter and every
+ * event counter), asked of armpmu without binding, and its file closed
+ * before perf takes the PMU. A group: cycles leads, INST_RETIRED for the
+ * rest; then one event alone, after the group is gone (both at once would
+ * need more counters than there are, and perf would multiplex them).
+ */
+static int run_perf(struct bench *b)
+{
+	struct armpmu_info info;
+	int fd, bad;
+
+	fd = open("/dev/armpmu", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, ARMPMU_IOC_INFO, &info)) {
+		perror("armpmu-bench: ARMPMU_IOC_INFO");
+		return 1;
+	}
+	close(fd);
+	b->nr_perf = info.num_counters + 1;
+	if (b->nr_perf > PERF_MAX_EVENTS)
+		return 1;
+	if (measure_empty(b))
+		return 1;
+	printf("@bench-info perf_events=%d\n", b->nr_perf);
+	for (int i = 0; i < b->nr_perf; i++) {
+		b->perf_group[i] = perf_open(i ? PERF_COUNT_HW_INSTRUCTIONS : PERF_COUNT_HW_CPU_CYCLES,
+					     i ? b->perf_group[0] : -1, PERF_FORMAT_GROUP);
+		if (b->perf_group[i] < 0) {
+			fprintf(stderr, "armpmu-bench: perf_event_open (event %d of the group): %s\n",
+				i, strerror(errno));
+			return 1;
+		}
+	}
+	bad = report("perf_group_read", op_perf_group_read, b);
+	if (b->perf_buf[0] != (uint64_t)b->nr_perf) {
+		fprintf(stderr, "armpmu-bench: perf's group read gave %llu events, not %d\n",
+			(unsigned long long)b->perf_buf[0], b->nr_perf);
+		bad = 1;
+	}
+	for (int i = b->nr_perf - 1; i >= 0; i--)
+		close(b->perf_group[i]);
+
+	b->perf_single = perf_open(PERF_COUNT_HW_INSTRUCTIONS, -1, 0);
+	if (b->perf_single < 0) {
+		perror("armpmu-bench: perf_event_open (one event)");
+		return 1;
+	}
+	bad |= report("perf_single_read", op_perf_single_read, b);
+	close(b->perf_single);
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	static struct bench b;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: armpmu-bench armpmu|direct|perf\n");
+		return 2;
+	}
+	if (pin_here())
+		return 1;
+	if (!strcmp(argv[1], "armpmu"))
+		return run_armpmu(&b);
+	if (!strcmp(argv[1], "direct"))
+		return run_direct(&b);
+	if (!strcmp(argv[1], "perf"))
+		return run_perf(&b);
+	fprintf(stderr, "armpmu-bench: unknown part %s (armpmu, direct or perf)\n", argv[1]);
+	return 2;
+}
