@@ -234,7 +234,8 @@ static const struct call calls[] = {
 	  fill_excl_k, 0, 0 },
 	{ "ATTACH", ARMPMU_IOC_ATTACH, sizeof(struct armpmu_attach), false,
 	  fill_attach_self, 0, 0 },
-	{ "FILE_STATUS", ARMPMU_IOC_FILE_STATUS, sizeof(struct armpmu_file_status), true,
+	/* Past the last file, nothing is written back: read-only memory will do. */
+	{ "FILE_STATUS", ARMPMU_IOC_FILE_STATUS, sizeof(struct armpmu_file_status), false,
 	  fill_file_status, ENOENT, ENOENT },
 	{ "RELEASE_FILE", ARMPMU_IOC_RELEASE_FILE, sizeof(__u32), false, fill_no_file, ESRCH,
 	  EPERM },
