@@ -130,7 +130,7 @@ expect 127 "cannot run 'no-such-command'" "a command that does not exist: 127" p
 expect 0 '^[0-9]+;CPU_CYCLES$' "-x';' prints VALUE;EVENT" pmuctl stat -x';' -e CPU_CYCLES -- true
 expect 0 '^[0-9]+,cycles,[0-9.]+%$' "-x, with -r 3 adds the relative standard deviation" \
 	pmuctl stat -x, -r 3 -e cycles -- true
-expect 0 '^\{"command": \["true"\], .*"counters": \[\{"event": "cycles".*\}\]\}$' \
+expect 0 '^\{"target": "command", "command": \["true"\], "cpu": null, .*"complete": true, "counters": \[\{"event": "cycles".*\}\]\}$' \
 	"--json prints one JSON object" pmuctl stat --json -e cycles -- true
 expect 0 '\(3 runs, with its threads' "-r 3: the table says 3 runs" pmuctl stat -r 3 -- true
 check "  and gives each count's relative standard deviation" grep -Eq '\( \+- +[0-9.]+% \)$' "$out"
@@ -231,7 +231,7 @@ expect 0 'armpmu is not loaded' "status says the module is not loaded" pmuctl st
 expect 1 'module is not loaded \(pmuctl load' "stat without the module says to load it" pmuctl stat -- true
 expect 1 'armpmu is not loaded' "unload of an unloaded module" pmuctl unload
 expect 1 'only root may load' "lab cannot load the module" as_lab pmuctl load poll_ms=20
-expect 2 "armpmu has no parameter 'bogus' \(it has: poll_ms\)" "an unknown parameter is refused" \
+expect 2 "armpmu has no parameter 'bogus' \(it has: poll_ms, cpu_mode_for_all\)" "an unknown parameter is refused" \
 	pmuctl load bogus=1
 expect 2 'PARAM=VALUE' "a parameter without a value is refused" pmuctl load poll_ms
 expect 1 'out of range' "poll_ms=500 is refused by the module" pmuctl load poll_ms=500
@@ -282,20 +282,20 @@ if [ -n "$icount" ]; then
 	check "  and the same run twice counts the same ($f3, $f3b)" [ "$f3" = "$f3b" ]
 	# -p: a process released after pmuctl has attached to it; the
 	# shell's part is the same in both, so the loops' difference is exact.
-	for n in 100000 300000; do
+	for trips in 100000 300000; do
 		rm -f /tmp/go /tmp/target.pid
 		mkfifo /tmp/go
 		chmod 666 /tmp/go
-		as_lab "echo \$\$ >/tmp/target.pid; read x </tmp/go; exec spin $n" &
+		as_lab "echo \$\$ >/tmp/target.pid; read x </tmp/go; exec spin $trips" &
 		target=$!
 		as_lab pmuctl stat -x, -e instructions:u -p "$(pid_of /tmp/target.pid)" \
-			>/tmp/p-$n.out 2>&1 &
+			>/tmp/p-$trips.out 2>&1 &
 		stat_pid=$!
 		sleep 0.5	# attached and started: the target blocks in open()
 		echo go >/tmp/go
 		wait $target
 		wait $stat_pid
-		eval "p_$n=\$(cut -d, -f1 /tmp/p-$n.out)"
+		eval "p_$trips=\$(cut -d, -f1 /tmp/p-$trips.out)"
 	done
 	echo "# -p of spin 100000: $p_100000, of spin 300000: $p_300000 instructions:u"
 	check "-p PID: two runs differ by exactly the loop's 400000 instructions" \

@@ -48,7 +48,7 @@ enum target {
 
 struct counter {
 	unsigned int idx;	/* event counter, or ARMPMU_CYCLE_COUNTER */
-	const char *name;
+	char name[96];		/* a copy: the file that named it may be closed */
 	uint32_t event;		/* what it counts, for IPC */
 	double sum, sumsq;	/* over the runs, pmuctl's share taken off */
 	uint64_t overhead;	/* pmuctl's own share of a run */
@@ -161,7 +161,7 @@ static int add_first_events(struct pmudev *pmu, struct stat_run *run, char **spe
 
 		run->specs[run->nspecs++] = specs[i];
 		c->idx = (unsigned int)idx;
-		c->name = pmudev_counter_name(pmu, c->idx);
+		snprintf(c->name, sizeof(c->name), "%s", pmudev_counter_name(pmu, c->idx));
 		c->event = idx == ARMPMU_CYCLE_COUNTER ? EV_CPU_CYCLES :
 			   pmudev_event_parse(specs[i], info, &ev) ? 0 : ev.number;
 	}
