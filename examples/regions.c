@@ -6,6 +6,8 @@
  * the library measures first and the report shows; --raw keeps it. The
  * order changes the code the compiler can make of the loop, so the
  * instructions retired, and on a real board the cache misses.
+ * The handle counts this thread only (task mode), wherever it runs: no
+ * pinning, and other processes on the CPU add nothing.
  * Events come from the command line (default: instructions:u); under QEMU
  * only cycles, CPU_CYCLES and, with --icount, instructions count.
  *
@@ -59,6 +61,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < N; i++)
 		for (int j = 0; j < N; j++)
 			m[i][j] = i ^ j;
+	/* Task mode: this thread, on whatever CPU the scheduler picks. */
 	err = pmudev_open(&pmu, PMUDEV_CPU_ANY, 0);
 	if (err)
 		return fail("open", err);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Opening /dev/armpmu, choosing and pinning a CPU, and one thin function per
- * driver operation.
+ * Opening /dev/armpmu in task mode (attach a thread) or CPU mode (bind and
+ * pin a CPU), and one thin function per driver operation.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,25 +28,6 @@ static int bind_cpu(int fd, int cpu)
 	return ioctl_errno(fd, ARMPMU_IOC_BIND, &arg);
 }
 
-/* These say "try another CPU"; anything else is the caller's problem. */
-static bool cpu_unavailable(int err)
-{
-	return err == -EBUSY || err == -ENXIO || err == -ENODEV;
-}
-
-static int bind_any(int fd, const cpu_set_t *allowed)
-{
-	int here = sched_getcpu();
-	int err = bind_cpu(fd, here);
-
-	for (int cpu = 0; cpu < CPU_SETSIZE && cpu_unavailable(err); cpu++) {
-		if (cpu == here || !CPU_ISSET(cpu, allowed))
-			continue;
-		err = bind_cpu(fd, cpu);
-	}
-	return err;
-}
-
 static int pin(pid_t tid, int cpu)
 {
 	cpu_set_t one;
@@ -63,14 +44,45 @@ static void name_cycles(struct pmudev *pmu)
 		 pmu->divided ? "/64" : "", pmudev_mode_suffix(pmu->cycle_flags));
 }
 
+static int attach(int fd, pid_t tid, unsigned int flags)
+{
+	struct armpmu_attach at = { .tid = (__u32)tid, .flags = flags };
+
+	return ioctl_errno(fd, ARMPMU_IOC_ATTACH, &at);
+}
+
+/* CPU mode: bind @cpu and, unless told not to, pin the caller there. */
+static int open_cpu_mode(struct pmudev *pmu, int cpu, unsigned int flags)
+{
+	int err;
+
+	if (sched_getaffinity(pmu->tid, sizeof(pmu->affinity), &pmu->affinity))
+		return -errno;
+	err = bind_cpu(pmu->fd, cpu);
+	if (err)
+		return err;
+	pmu->bound = true;
+	if (flags & PMUDEV_OPEN_NO_PIN)
+		return 0;
+	err = pin(pmu->tid, cpu);
+	pmu->pinned = !err;
+	return err;
+}
+
+#define OPEN_FLAGS (PMUDEV_OPEN_NO_PIN | PMUDEV_OPEN_UNBOUND | PMUDEV_OPEN_FOLLOW)
+
 int pmudev_open(struct pmudev **out, int cpu, unsigned int flags)
 {
+	bool task_mode = cpu == PMUDEV_CPU_ANY;
 	struct pmudev *pmu;
 	int err;
 
-	if (cpu < PMUDEV_CPU_ANY || (flags & ~(PMUDEV_OPEN_NO_PIN | PMUDEV_OPEN_UNBOUND)))
+	if (cpu < PMUDEV_CPU_ANY || (flags & ~OPEN_FLAGS))
 		return -EINVAL;
-	if ((flags & PMUDEV_OPEN_UNBOUND) && cpu != PMUDEV_CPU_ANY)
+	/* UNBOUND and FOLLOW are about task mode, and exclude each other. */
+	if ((flags & (PMUDEV_OPEN_UNBOUND | PMUDEV_OPEN_FOLLOW)) && !task_mode)
+		return -EINVAL;
+	if ((flags & PMUDEV_OPEN_UNBOUND) && (flags & PMUDEV_OPEN_FOLLOW))
 		return -EINVAL;
 	pmu = calloc(1, sizeof(*pmu));
 	if (!pmu)
@@ -81,35 +93,27 @@ int pmudev_open(struct pmudev **out, int cpu, unsigned int flags)
 		err = -errno;
 		goto free;
 	}
-	if (flags & PMUDEV_OPEN_UNBOUND) {
-		pmu->unbound = true;
-		*out = pmu;
-		return 0;
-	}
-	if (sched_getaffinity(pmu->tid, sizeof(pmu->affinity), &pmu->affinity)) {
-		err = -errno;
-		goto close;
-	}
-	err = cpu == PMUDEV_CPU_ANY ? bind_any(pmu->fd, &pmu->affinity) :
-				      bind_cpu(pmu->fd, cpu);
-	if (err)
-		goto close;
-	err = ioctl_errno(pmu->fd, ARMPMU_IOC_INFO, &pmu->info);
+	if (!task_mode)
+		err = open_cpu_mode(pmu, cpu, flags);
+	else if (flags & PMUDEV_OPEN_UNBOUND)
+		err = 0, pmu->unbound = true;
+	else
+		/* Now, not at the first counter call: the opener is the thread counted. */
+		err = attach(pmu->fd, 0, flags & PMUDEV_OPEN_FOLLOW ? ARMPMU_ATTACH_FOLLOW : 0);
+	/* Unbound, INFO describes the caller's CPU and chooses no mode. */
+	if (!err)
+		err = ioctl_errno(pmu->fd, ARMPMU_IOC_INFO, &pmu->info);
 	if (err)
 		goto close;
 	pmu->cycle_flags = pmu->info.flags & ARMPMU_INFO_KERNEL_ALLOWED ?
 			   0 : ARMPMU_EXCLUDE_KERNEL;
 	name_cycles(pmu);
-	if (!(flags & PMUDEV_OPEN_NO_PIN)) {
-		err = pin(pmu->tid, pmu->info.cpu);
-		if (err)
-			goto close;
-		pmu->pinned = true;
-	}
 	*out = pmu;
 	return 0;
 
 close:
+	if (pmu->pinned)
+		sched_setaffinity(pmu->tid, sizeof(pmu->affinity), &pmu->affinity);
 	close(pmu->fd);
 free:
 	free(pmu);
@@ -128,9 +132,23 @@ void pmudev_close(struct pmudev *pmu)
 	free(pmu);
 }
 
+int pmudev_attach(struct pmudev *pmu, pid_t tid, unsigned int flags)
+{
+	int err;
+
+	if (tid < 0 || (flags & ~PMUDEV_ATTACH_FOLLOW))
+		return -EINVAL;
+	if (!pmu->unbound)
+		return -EALREADY;
+	err = attach(pmu->fd, tid, flags);
+	if (!err)
+		pmu->unbound = false;
+	return err;
+}
+
 int pmudev_cpu(const struct pmudev *pmu)
 {
-	return pmu->unbound ? -1 : (int)pmu->info.cpu;
+	return pmu->bound ? (int)pmu->info.cpu : -1;
 }
 
 int pmudev_fd(const struct pmudev *pmu)
@@ -140,7 +158,7 @@ int pmudev_fd(const struct pmudev *pmu)
 
 const struct armpmu_info *pmudev_info(const struct pmudev *pmu)
 {
-	return pmu->unbound ? NULL : &pmu->info;
+	return &pmu->info;
 }
 
 int pmudev_cpu_status(struct pmudev *pmu, unsigned int cpu,
@@ -159,8 +177,9 @@ int pmudev_release_cpu(struct pmudev *pmu, unsigned int cpu)
 }
 
 /*
- * The driver binds an unbound file on its first counter operation: an
- * UNBOUND handle must never get that far.
+ * The driver gives an unbound file task mode for the calling thread on its
+ * first counter operation: an UNBOUND handle must be attached first, so
+ * that the thread counted is always the one chosen.
  */
 static int bound_ioctl(struct pmudev *pmu, unsigned long req, void *arg)
 {
@@ -233,8 +252,15 @@ int pmudev_stop(struct pmudev *pmu)
 	return bound_ioctl(pmu, ARMPMU_IOC_STOP, NULL);
 }
 
-/* read(2), not the READ ioctl: same snapshot, fewer instructions. */
-int pmudev_read(struct pmudev *pmu, struct armpmu_counts *counts)
+/*
+ * read(2), not the READ ioctl: same snapshot, fewer instructions. Defined
+ * under its own name and given the public one as PMUDEV_2, the default
+ * version, so that the PMUDEV_1 one below can exist beside it; references
+ * to pmudev_read, the library's own too, link to the default.
+ */
+__attribute__((symver("pmudev_read@@PMUDEV_2")))
+int pmudev_read_v2(struct pmudev *pmu, struct armpmu_counts *counts);
+int pmudev_read_v2(struct pmudev *pmu, struct armpmu_counts *counts)
 {
 	ssize_t n;
 
@@ -244,6 +270,29 @@ int pmudev_read(struct pmudev *pmu, struct armpmu_counts *counts)
 	if (n < 0)
 		return -errno;
 	return n == sizeof(*counts) ? 0 : -EIO;
+}
+
+/*
+ * PMUDEV_1's pmudev_read(), for programs built before struct armpmu_counts
+ * grew the coverage fields: their buffer ends where time_enabled begins.
+ */
+__attribute__((symver("pmudev_read@PMUDEV_1")))
+int pmudev_read_v1(struct pmudev *pmu, struct armpmu_counts *counts);
+int pmudev_read_v1(struct pmudev *pmu, struct armpmu_counts *counts)
+{
+	struct armpmu_counts full;
+	int err = pmudev_read_v2(pmu, &full);
+
+	if (!err || err == -EIO)
+		memcpy(counts, &full, offsetof(struct armpmu_counts, time_enabled));
+	return err;
+}
+
+double pmudev_coverage(const struct armpmu_counts *counts)
+{
+	if (!counts->time_enabled || counts->time_running >= counts->time_enabled)
+		return 1.0;
+	return (double)counts->time_running / (double)counts->time_enabled;
 }
 
 static int add_cycles(struct pmudev *pmu, const struct pmudev_event *ev)
@@ -312,7 +361,8 @@ const char *pmudev_strerror(int err)
 		return "permission denied (not in the device's group, or kernel-mode "
 		       "counting without CAP_PERFMON)";
 	case -EBUSY:
-		return "the PMU is in use (owned by another file, or counting)";
+		return "in use (the CPU's PMU owned by another file, the thread counted by "
+		       "another file, or counting)";
 	case -ENOSPC:
 		return "no free counter";
 	case -EOPNOTSUPP:
@@ -320,15 +370,18 @@ const char *pmudev_strerror(int err)
 	case -ERANGE:
 		return "event number too wide for this core";
 	case -EALREADY:
-		return "already done (region open, or file bound)";
+		return "already done (region open, or the handle already counts a thread or CPU)";
 	case -EBADFD:
-		return "the handle is not bound to a CPU (PMUDEV_OPEN_UNBOUND)";
+		return "the handle counts nothing yet (PMUDEV_OPEN_UNBOUND without pmudev_attach())";
+	case -EPERM:
+		return "not permitted (whole-CPU counting needs CAP_PERFMON or CAP_SYS_ADMIN, "
+		       "or armpmu's cpu_mode_for_all=1)";
 	case -EIO:
 		return "someone else (perf?) disturbed the counters: reset them";
 	case -ECANCELED:
 		return "an administrator released this CPU's PMU (pmuctl reset)";
 	case -ESRCH:
-		return "no one owns this CPU's PMU";
+		return "no such thread, or no one owns this CPU's PMU";
 	default:
 		return strerror(-err);
 	}

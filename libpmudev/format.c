@@ -90,12 +90,19 @@ static int max_int(int a, int b)
 	return a > b ? a : b;
 }
 
+/* The marks after a region's name: "*" clamped, "!" incomplete. */
+static const char *marks(bool clamped, bool incomplete)
+{
+	return clamped ? (incomplete ? "*!" : "*") : incomplete ? "!" : "";
+}
+
 /*
  * Names left-aligned, numbers right-aligned, each column as wide as it
  * needs. With calibration, a footer gives the overhead subtracted, and a
  * region with a count clamped at 0 has its name marked "*": a count that
  * is less than the overhead says the estimate was off, not that nothing
- * was counted.
+ * was counted. A region not counted all its time is marked "!": its
+ * counts are short, and must not pass for whole ones.
  */
 static void print_table(const struct region_report *rep, FILE *out)
 {
@@ -104,14 +111,15 @@ static void print_table(const struct region_report *rep, FILE *out)
 	int ncol = columns(rep, col);
 	int name_width = strlen("region");
 	struct pmudev_region_counts c;
-	bool any_clamped = false;
+	bool any_clamped = false, any_incomplete = false;
 
 	for (int k = 0; k < ncol; k++)
 		width[k] = strlen(col[k].name);
 	for (int i = 0; i < rep->nr; i++) {
 		bool clamped = counts(rep, i, &c);
 
-		name_width = max_int(name_width, strlen(rep->region[i].name) + clamped);
+		name_width = max_int(name_width, strlen(rep->region[i].name) +
+				     strlen(marks(clamped, rep->region[i].incomplete)));
 		for (int k = 0; k < ncol; k++)
 			width[k] = max_int(width[k], digits(value(&c, &col[k])));
 	}
@@ -124,12 +132,16 @@ static void print_table(const struct region_report *rep, FILE *out)
 		bool clamped = counts(rep, i, &c);
 
 		any_clamped |= clamped;
+		any_incomplete |= rep->region[i].incomplete;
 		fprintf(out, "%s%-*s", name, name_width - (int)strlen(name),
-			clamped ? "*" : "");
+			marks(clamped, rep->region[i].incomplete));
 		for (int k = 0; k < ncol; k++)
 			fprintf(out, "  %*" PRIu64, width[k], value(&c, &col[k]));
 		fputc('\n', out);
 	}
+	if (any_incomplete)
+		fputs("! not counted all its time (its thread ran where its counters could not be loaded): counts short\n",
+		      out);
 	if (!calibrated(rep))
 		return;
 	fputs("overhead subtracted per call:", out);
@@ -171,7 +183,7 @@ static void print_json_counts(FILE *out, const struct column *col, int ncol,
 }
 
 /*
- * One object: the CPU, the counters' names, and a region per element with
+ * One object: the CPU (null in task mode), the counters' names, and a region per element with
  * its counts keyed by those names (a counter may be called "calls" or
  * "name" without clashing). With calibration, a "calibration" object gives
  * the overhead subtracted per call, and each region says if it was clamped.
@@ -182,7 +194,10 @@ static void print_json(const struct region_report *rep, FILE *out)
 	int ncol = columns(rep, col);
 	struct pmudev_region_counts c;
 
-	fprintf(out, "{\"cpu\": %u, \"core\": ", rep->cpu);
+	if (rep->cpu < 0)
+		fputs("{\"cpu\": null, \"core\": ", out);
+	else
+		fprintf(out, "{\"cpu\": %d, \"core\": ", rep->cpu);
 	if (rep->core)
 		print_json_string(out, rep->core);
 	else
@@ -208,6 +223,9 @@ static void print_json(const struct region_report *rep, FILE *out)
 		print_json_counts(out, col, ncol, &c);
 		if (calibrated(rep))
 			fprintf(out, ", \"clamped\": %s", clamped ? "true" : "false");
+		/* Only when true: whole counts look as they always did. */
+		if (rep->region[i].incomplete)
+			fputs(", \"incomplete\": true", out);
 		fputc('}', out);
 	}
 	fputs(rep->nr ? "\n]}\n" : "]}\n", out);

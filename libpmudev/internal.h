@@ -19,7 +19,8 @@ struct pmudev {
 	int fd;
 	pid_t tid;		/* the thread pmudev_open() pinned */
 	bool pinned;
-	bool unbound;		/* PMUDEV_OPEN_UNBOUND */
+	bool bound;		/* CPU mode */
+	bool unbound;		/* no mode yet: PMUDEV_OPEN_UNBOUND, no attach */
 	bool divided;		/* the cycle counter counts every 64 cycles */
 	uint32_t cycle_flags;	/* the cycle counter's ARMPMU_EXCLUDE_* */
 	cpu_set_t affinity;	/* that thread's affinity before */
@@ -39,6 +40,7 @@ const char *pmudev_mode_suffix(uint32_t flags);
 struct region {
 	char *name;
 	bool open;
+	bool incomplete;	/* some pair was not counted all its time */
 	struct pmudev_region_counts total;
 	struct armpmu_counts start;
 };
@@ -62,7 +64,7 @@ bool pmudev_region_calibrated(const struct region *r, const struct calibration *
 
 /* Plain data for the report formatters, so the host can test them. */
 struct region_report {
-	unsigned int cpu;
+	int cpu;			/* -1: task mode, no CPU */
 	const char *core;		/* may be NULL */
 	const char *cycles_name;
 	uint32_t used;			/* event counters shown */

@@ -2,9 +2,12 @@
 /*
  * libpmudev: a thin C library over /dev/armpmu.
  *
- * ABI version 1: the shared library is libpmudev.so.1 and every symbol
- * carries the version PMUDEV_1. Structures given to the library are only
- * ever grown by a new ABI version.
+ * ABI version 1: the shared library is libpmudev.so.1. Its first functions
+ * carry the symbol version PMUDEV_1; those added since, and pmudev_read()
+ * for the grown struct armpmu_counts, carry PMUDEV_2 (a program built
+ * against the first header keeps the PMUDEV_1 pmudev_read(), which fills
+ * only the fields that header knew). Structures given to the library are
+ * only ever grown under a new symbol version.
  *
  * Every function returning int returns 0 (or a non-negative value where
  * documented) on success and a negative errno value on failure; see
@@ -21,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <linux/armpmu.h>
 
 #ifdef __cplusplus
@@ -29,39 +33,83 @@ extern "C" {
 
 #define PMUDEV_ABI_VERSION	1
 
-/* An open /dev/armpmu, bound to one CPU. */
+/*
+ * An open /dev/armpmu, in one of two modes (see armpmu(4)):
+ *
+ * task mode (pmudev_open() with PMUDEV_CPU_ANY): the handle counts one
+ * thread, the caller's, wherever it runs and only while it runs: not
+ * other processes on the same CPU. No pinning: the caller's affinity is
+ * left alone. Any member of the device's group may count its own threads.
+ *
+ * CPU mode (pmudev_open() with a CPU number): the handle owns that CPU's
+ * PMU and counts everything that runs there, other users' processes too,
+ * so the driver allows it only to CAP_PERFMON or CAP_SYS_ADMIN (unless
+ * the module was loaded with cpu_mode_for_all=1): -EPERM otherwise.
+ */
 struct pmudev;
 
-/* pmudev_open() cpu argument: the caller's CPU, or another it may run on. */
+/* pmudev_open() cpu argument: task mode, no CPU (see above). */
 #define PMUDEV_CPU_ANY		(-1)
 
 /* pmudev_open() flags */
-/* Do not pin the calling thread to the bound CPU (to watch another CPU). */
+/*
+ * CPU mode: do not pin the calling thread to the CPU (to watch a CPU the
+ * caller does not run on). Task mode pins nothing: the flag changes
+ * nothing there.
+ */
 #define PMUDEV_OPEN_NO_PIN	(1U << 0)
 /*
- * Bind no CPU (cpu must be PMUDEV_CPU_ANY): a handle for pmudev_cpu_status()
- * and pmudev_release_cpu() only; every counter operation gives -EBADFD.
- * pmudev_cpu() gives -1, pmudev_info() NULL.
+ * Choose no mode yet (cpu must be PMUDEV_CPU_ANY): pmudev_attach() then
+ * chooses the thread to count. Until it does, the handle serves
+ * pmudev_info(), pmudev_cpu_status() and pmudev_release_cpu(), and every
+ * counter operation gives -EBADFD.
  */
 #define PMUDEV_OPEN_UNBOUND	(1U << 1)
+/*
+ * Task mode: also count the threads and child processes the caller
+ * creates from now on, into the same counts (PMUDEV_ATTACH_FOLLOW).
+ */
+#define PMUDEV_OPEN_FOLLOW	(1U << 2)
 
 /*
- * Open the device and bind it to @cpu. With PMUDEV_CPU_ANY: the CPU the
- * caller runs on, or if its PMU is taken (EBUSY) or unusable, each other CPU
- * the calling thread may run on. Unless PMUDEV_OPEN_NO_PIN, the calling
- * thread is then pinned to the bound CPU, so the code it runs is the code
- * counted; pmudev_close() restores that thread's previous affinity.
+ * Open the device. With PMUDEV_CPU_ANY, task mode: the calling thread is
+ * counted from now on (another handle already counting it: -EBUSY). With
+ * a CPU number, CPU mode: bind that CPU and, unless PMUDEV_OPEN_NO_PIN,
+ * pin the calling thread to it, so the code it runs is the code counted;
+ * pmudev_close() restores that thread's previous affinity.
  * Errors: -EINVAL (bad cpu or flags), -ENOENT (no /dev/armpmu: module not
- * loaded), -EACCES (not in the device's group), -EBUSY (every candidate
- * CPU's PMU is owned), and the driver's BIND errors.
+ * loaded), -EACCES (not in the device's group), -EPERM (CPU mode without
+ * the privilege), -EBUSY (the CPU's PMU is owned, or the thread counted by
+ * another handle), and the driver's BIND and ATTACH errors.
  */
 int pmudev_open(struct pmudev **pmu, int cpu, unsigned int flags);
 /* Stops and releases the PMU (the driver zeroes it). NULL is ignored. */
 void pmudev_close(struct pmudev *pmu);
 
+/* pmudev_attach() flags */
+/* Also count the threads and child processes @tid creates from now on. */
+#define PMUDEV_ATTACH_FOLLOW	ARMPMU_ATTACH_FOLLOW
+
+/*
+ * Task mode for a handle opened PMUDEV_OPEN_UNBOUND: count thread @tid (a
+ * process ID names its main thread; 0: the calling thread) from now on,
+ * with PMUDEV_ATTACH_FOLLOW also what it creates afterwards. Its other
+ * threads that exist already are not counted: each needs a handle of its
+ * own. The caller must be allowed to read @tid as ptrace would (same user,
+ * or CAP_PERFMON, CAP_SYS_ADMIN, CAP_SYS_PTRACE): -EACCES otherwise;
+ * -ESRCH if there is no such thread; -EBUSY if another handle counts it;
+ * -EALREADY if this handle already has a mode (any handle not opened
+ * UNBOUND). When the thread exits, its counts stay readable.
+ */
+int pmudev_attach(struct pmudev *pmu, pid_t tid, unsigned int flags);
+
+/* The bound CPU in CPU mode; -1 in task mode and for an UNBOUND handle. */
 int pmudev_cpu(const struct pmudev *pmu);
 int pmudev_fd(const struct pmudev *pmu);
-/* The bound CPU's description, as read at open. */
+/*
+ * In CPU mode the bound CPU's description; otherwise that of the CPU the
+ * caller ran on at open (what events it has), as read at open.
+ */
 const struct armpmu_info *pmudev_info(const struct pmudev *pmu);
 
 /* Any CPU's state: online, PMU, owner, other users (ARMPMU_IOC_CPU_STATUS). */
@@ -91,8 +139,22 @@ int pmudev_set_cycle_filter(struct pmudev *pmu, uint32_t flags);
 int pmudev_reset(struct pmudev *pmu);
 int pmudev_start(struct pmudev *pmu);
 int pmudev_stop(struct pmudev *pmu);
-/* One read(2): the cycle counter and every event counter, 64 bits each. */
+/*
+ * One read(2): the cycle counter and every event counter, 64 bits each,
+ * and the coverage: time_enabled and time_running (ns). In task mode a
+ * thread that ran where its counters could not be loaded (a CPU-mode
+ * owner, perf holding the counters) was not counted meanwhile:
+ * time_running is then less than time_enabled and flags has
+ * ARMPMU_COUNTS_INCOMPLETE. pmudev_coverage() gives the ratio.
+ */
 int pmudev_read(struct pmudev *pmu, struct armpmu_counts *counts);
+
+/*
+ * The share of the time counted in @counts: time_running / time_enabled,
+ * from 0 to 1; 1 when nothing was enabled yet. Below 1 the counts are
+ * those of that share only: the library never scales them.
+ */
+double pmudev_coverage(const struct armpmu_counts *counts);
 
 /* A message for a negative errno value returned by this library. */
 const char *pmudev_strerror(int err);
@@ -168,7 +230,10 @@ const char *pmudev_counter_name(const struct pmudev *pmu, unsigned int counter);
  * Regions: named pieces of a program, measured by begin/end pairs and
  * accumulated per region. Add events first: pmudev_regions_new() resets the
  * counters and starts them, and they run until pmudev_regions_free(). One
- * region set per handle (-EBUSY for a second).
+ * region set per handle (-EBUSY for a second). In task mode (the usual
+ * handle) the regions count the handle's thread only, wherever the
+ * scheduler runs it: nothing needs pinning, and begin and end must be
+ * called from that thread.
  *
  * Begin and end are one read(2) each, with no allocation. Regions are
  * independent: any number may be open at once, nested or overlapping in any
@@ -215,6 +280,14 @@ int pmudev_region_read(const struct pmudev_regions *regions, int id,
 
 /* 1 if a count of region @id was clamped at 0 by calibration, else 0. */
 int pmudev_region_clamped(const struct pmudev_regions *regions, int id);
+
+/*
+ * 1 if region @id was not counted for the whole of its time (task mode: it
+ * ran where its thread's counters could not be loaded, see pmudev_read()),
+ * so its counts are short; else 0. Marked "!" in the table, "incomplete"
+ * in JSON.
+ */
+int pmudev_region_incomplete(const struct pmudev_regions *regions, int id);
 
 /*
  * Calibration on (the default) or off: reads and reports then give the

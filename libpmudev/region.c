@@ -124,6 +124,9 @@ int pmudev_region_end(struct pmudev_regions *regions, int id)
 		if (used & (1U << i))
 			r->total.events[i] += now->events[i] - r->start.events[i];
 	r->total.calls++;
+	/* Per pair, not the sticky flag: only this pair's time tells. */
+	if (now->time_running - r->start.time_running != now->time_enabled - r->start.time_enabled)
+		r->incomplete = true;
 	r->open = false;
 	return 0;
 }
@@ -147,6 +150,13 @@ int pmudev_region_clamped(const struct pmudev_regions *regions, int id)
 	if (!r)
 		return -EINVAL;
 	return pmudev_region_calibrated(r, &regions->cal, regions->pmu->used, &counts);
+}
+
+int pmudev_region_incomplete(const struct pmudev_regions *regions, int id)
+{
+	const struct region *r = region_by_id(regions, id);
+
+	return r ? r->incomplete : -EINVAL;
 }
 
 /*
@@ -225,7 +235,7 @@ int pmudev_regions_print(const struct pmudev_regions *regions, FILE *out,
 {
 	const struct pmudev *pmu = regions->pmu;
 	const struct region_report report = {
-		.cpu = pmu->info.cpu,
+		.cpu = pmudev_cpu(pmu),
 		.core = pmudev_core_name(pmu->info.midr),
 		.cycles_name = pmu->cycles_name,
 		.used = pmu->used,

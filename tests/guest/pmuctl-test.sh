@@ -83,6 +83,10 @@ expect 2 "unknown subcommand 'frobnicate'" "an unknown subcommand is a usage err
 expect 2 'no command to run' "stat without a command is a usage error" pmuctl stat
 expect 2 "-r needs a count" "stat -r 0 is a usage error" pmuctl stat -r 0 -- true
 expect 2 "no CPU '99'" "stat -C 99 is a usage error" pmuctl stat -C 99 -- true
+expect 2 'one at a time' "stat -C 0 -a is a usage error" pmuctl stat -C 0 -a -- true
+expect 2 "needs a process ID, not '0'" "stat -p 0 is a usage error" pmuctl stat -p 0
+expect 2 'no command too' "stat -p with a command is a usage error" pmuctl stat -p 1 -- true
+expect 2 'no -r' "stat -p with -r is a usage error" pmuctl stat -r 2 -p 1
 
 # ---- info, list, status ----
 expect 0 "^0 +$core +0x410f" "info names the core from MIDR" pmuctl info
@@ -103,6 +107,8 @@ expect 0 '^0 +online +- +clear +none' "status: CPU 0 online, free" pmuctl status
 # ---- stat ----
 expect 0 '[0-9] +instructions|<not supported> +instructions' \
 	"stat counts cycles and instructions by default" pmuctl stat -- true
+expect 0 "^ Performance counter stats for 'true' \\(with its threads and children, $core\\):" \
+	"stat's header: the command, its threads and children, the core (no CPU)" pmuctl stat -- true
 check "  cycles too" grep -Eq '^ +[0-9,]+ +cycles' "$out"
 expect 0 'seconds time elapsed' "stat prints the elapsed time" pmuctl stat -- true
 expect 0 '^ +[0-9,]+ +cycles:u$' "lab: stat's cycles are user mode only (:u)" as_lab pmuctl stat -- true
@@ -124,9 +130,9 @@ expect 127 "cannot run 'no-such-command'" "a command that does not exist: 127" p
 expect 0 '^[0-9]+;CPU_CYCLES$' "-x';' prints VALUE;EVENT" pmuctl stat -x';' -e CPU_CYCLES -- true
 expect 0 '^[0-9]+,cycles,[0-9.]+%$' "-x, with -r 3 adds the relative standard deviation" \
 	pmuctl stat -x, -r 3 -e cycles -- true
-expect 0 '^\{"command": \["true"\], .*"counters": \[\{"event": "cycles".*\}\]\}$' \
+expect 0 '^\{"target": "command", "command": \["true"\], "cpu": null, .*"complete": true, "counters": \[\{"event": "cycles".*\}\]\}$' \
 	"--json prints one JSON object" pmuctl stat --json -e cycles -- true
-expect 0 '\(3 runs, CPU' "-r 3: the table says 3 runs" pmuctl stat -r 3 -- true
+expect 0 '\(3 runs, with its threads' "-r 3: the table says 3 runs" pmuctl stat -r 3 -- true
 check "  and gives each count's relative standard deviation" grep -Eq '\( \+- +[0-9.]+% \)$' "$out"
 expect 0 '^ Taken off each count: pmuctl.s own share' "stat says what calibration took off" \
 	pmuctl stat -e CPU_CYCLES -- true
@@ -141,8 +147,44 @@ check "  and the file has them" grep -q 'seconds time elapsed' /tmp/counts
 expect 1 'counting kernel mode needs CAP_PERFMON' "lab cannot count kernel mode (:k)" \
 	as_lab pmuctl stat -e CPU_CYCLES:k -- true
 if [ "$ncpus" -gt 1 ]; then
-	expect 0 '\(CPU 1, ' "-C 1 counts on CPU 1" pmuctl stat -C 1 -- true
+	expect 0 '\(everything on CPU 1, ' "root: -C 1 counts on CPU 1" pmuctl stat -C 1 -- true
 fi
+expect 0 "\\(everything on CPU 0, $core\\)" "root: -C 0 counts CPU 0 (CPU mode)" pmuctl stat -C 0 -- true
+expect 0 "\"target\": \"all-cpus\", \"command\": \\[\"true\"\\], \"cpu\": null" \
+	"root: -a counts every CPU" pmuctl stat --json -a -- true
+expect 0 "everything on all $ncpus CPUs" "  and the table says how many" pmuctl stat -a -- true
+rule="whole-CPU counting needs CAP_PERFMON or CAP_SYS_ADMIN, or armpmu's cpu_mode_for_all=1"
+expect 1 "$rule" "lab: -C 0 is refused, naming the rule" as_lab pmuctl stat -C 0 -- true
+expect 1 "$rule" "lab: -a is refused, naming the rule" as_lab pmuctl stat -a -- true
+
+# ---- -p PID ----
+# pid_of FILE: the process ID a lab shell wrote to FILE, once it has.
+pid_of() {
+	while [ ! -s "$1" ]; do sleep 0.1; done
+	cat "$1"
+}
+rm -f /tmp/spin.pid
+as_lab 'echo $$ >/tmp/spin.pid; exec spin 300000000' &
+spinner=$!
+expect 0 "^ Performance counter stats for process id '[0-9]+' \\(its thread and what it started" \
+	"lab: -p counts a running process of lab's until it exits" \
+	as_lab pmuctl stat -e cycles -p "$(pid_of /tmp/spin.pid)"
+check "  and the cycles are there" grep -Eq '^ +[1-9][0-9,]* +cycles:u$' "$out"
+wait $spinner
+expect 1 'no process 999999' "-p of no process" pmuctl stat -p 999999
+sleep 600 &
+sleeper=$!
+expect 1 'not allowed to count process' "lab: -p of root's process is refused" \
+	as_lab pmuctl stat -p $sleeper
+pmuctl stat -e cycles -p $sleeper >"$out" 2>&1 &
+stat_pid=$!
+sleep 0.5
+kill -INT $stat_pid
+wait $stat_pid
+status=$?
+check "-p ends on SIGINT with status 0 (got $status)" [ "$status" = 0 ]
+check "  printing the counts so far" grep -q 'Interrupted: the counts so far' "$out"
+kill $sleeper
 
 # ---- permissions ----
 expect 1 "for group 'armpmu'; ask an administrator to add you" \
@@ -157,10 +199,13 @@ expect 0 '^0 +online +pid [0-9]+ \(pmuctl\), user root' "status shows who owns C
 expect 1 "CPU 0's PMU is owned by another program" "stat -C 0 on the owned CPU is refused" \
 	pmuctl stat -C 0 -- true
 if [ "$ncpus" -gt 1 ]; then
-	expect 0 '\(CPU 1, ' "without -C, stat falls back to a free CPU" pmuctl stat -- true
+	expect 0 'with its threads and children' "task mode needs no free CPU" pmuctl stat -- true
 else
-	expect 1 'every CPU.s PMU you may use is owned.*' "one CPU, owned: stat names the owner" \
-		pmuctl stat -- true
+	expect 0 'Incomplete: counted [0-9.]+% of the time' \
+		"one CPU, owned by a CPU-mode file: task-mode counts are flagged incomplete" \
+		pmuctl stat -e cycles -- true
+	check "  each count with the share counted" grep -Eq '^ +[0-9,]+ +cycles +\([0-9.]+%\)$' "$out"
+	expect 0 '"complete": false' "  and --json says so" pmuctl stat --json -e cycles -- true
 fi
 expect 1 'in use \(' "unload is refused while a file is open" pmuctl unload
 expect 1 'only an administrator' "lab may not reset a CPU" as_lab pmuctl reset -C 0
@@ -186,7 +231,7 @@ expect 0 'armpmu is not loaded' "status says the module is not loaded" pmuctl st
 expect 1 'module is not loaded \(pmuctl load' "stat without the module says to load it" pmuctl stat -- true
 expect 1 'armpmu is not loaded' "unload of an unloaded module" pmuctl unload
 expect 1 'only root may load' "lab cannot load the module" as_lab pmuctl load poll_ms=20
-expect 2 "armpmu has no parameter 'bogus' \(it has: poll_ms\)" "an unknown parameter is refused" \
+expect 2 "armpmu has no parameter 'bogus' \(it has: poll_ms, cpu_mode_for_all\)" "an unknown parameter is refused" \
 	pmuctl load bogus=1
 expect 2 'PARAM=VALUE' "a parameter without a value is refused" pmuctl load poll_ms
 expect 1 'out of range' "poll_ms=500 is refused by the module" pmuctl load poll_ms=500
@@ -202,19 +247,24 @@ expect_udev_node "after pmuctl load, udev made the new node root:armpmu 0660 aga
 udevadm control --exit
 
 # ---- exact counts ----
+# As lab, in task mode, with a busy process beside it on the one CPU: the
+# counts hold the command's work and nothing of the neighbour's.
+stat_u() { as_lab pmuctl stat -x, -e instructions:u "$@" 2>&1 | cut -d, -f1; }
 if [ -n "$icount" ]; then
-	a=$(pmuctl stat -x, -e instructions:u -- spin 100000 2>&1 | cut -d, -f1)
-	b=$(pmuctl stat -x, -e instructions:u -- spin 300000 2>&1 | cut -d, -f1)
+	spin 1000000000 &
+	neighbour=$!
+	a=$(stat_u -- spin 100000)
+	b=$(stat_u -- spin 300000)
 	echo "# spin 100000: $a, spin 300000: $b instructions:u"
 	check "stat -x, instructions:u: two runs differ by exactly the loop's 400000 instructions" \
 		[ "$((b - a))" = 400000 ]
-	c=$(pmuctl stat -x, -e instructions:u -- spin 100000 2>&1 | cut -d, -f1)
+	c=$(stat_u -- spin 100000)
 	check "the same run twice counts the same ($a, $c)" [ "$a" = "$c" ]
 	# exact-loop retires 200000 * argc + $exact user instructions in all.
-	one=$(pmuctl stat -x, -e instructions:u -- exact-loop 2>&1 | cut -d, -f1)
-	two=$(pmuctl stat -x, -e instructions:u -- exact-loop x 2>&1 | cut -d, -f1)
-	raw=$(pmuctl stat -x, --no-calibrate -e instructions:u -- exact-loop 2>&1 | cut -d, -f1)
-	share=$(pmuctl stat --json -e instructions:u -- exact-loop 2>&1 |
+	one=$(stat_u -- exact-loop)
+	two=$(stat_u -- exact-loop x)
+	raw=$(stat_u --no-calibrate -- exact-loop)
+	share=$(as_lab pmuctl stat --json -e instructions:u -- exact-loop 2>&1 |
 		sed -n 's/.*"overhead": \([0-9]*\).*/\1/p')
 	echo "# exact-loop: $one, with a second argument $two, uncalibrated $raw, pmuctl's share $share"
 	check "calibrated, a whole program of 200000 + $exact instructions counts exactly that ($one)" \
@@ -222,6 +272,36 @@ if [ -n "$icount" ]; then
 	check "and with twice the loop, 400000 + $exact ($two)" [ "$two" = $((400000 + exact)) ]
 	check "uncalibrated, the count is more by exactly the share stat reports ($raw - $share)" \
 		[ "$((raw - share))" = "$one" ]
+	# family N: 4 threads and a forked child, each loop_n(N).
+	f1=$(stat_u -- family 100000)
+	f3=$(stat_u -- family 300000)
+	f3b=$(stat_u -- family 300000)
+	echo "# family 100000: $f1, family 300000: $f3 and $f3b instructions:u"
+	check "4 threads and a child: every loop counted once, exactly 5 x 400000 more ($f3 - $f1)" \
+		[ "$((f3 - f1))" = 2000000 ]
+	check "  and the same run twice counts the same ($f3, $f3b)" [ "$f3" = "$f3b" ]
+	# -p: a process released after pmuctl has attached to it; the
+	# shell's part is the same in both, so the loops' difference is exact.
+	for trips in 100000 300000; do
+		rm -f /tmp/go /tmp/target.pid
+		mkfifo /tmp/go
+		chmod 666 /tmp/go
+		as_lab "echo \$\$ >/tmp/target.pid; read x </tmp/go; exec spin $trips" &
+		target=$!
+		as_lab pmuctl stat -x, -e instructions:u -p "$(pid_of /tmp/target.pid)" \
+			>/tmp/p-$trips.out 2>&1 &
+		stat_pid=$!
+		sleep 0.5	# attached and started: the target blocks in open()
+		echo go >/tmp/go
+		wait $target
+		wait $stat_pid
+		eval "p_$trips=\$(cut -d, -f1 /tmp/p-$trips.out)"
+	done
+	echo "# -p of spin 100000: $p_100000, of spin 300000: $p_300000 instructions:u"
+	check "-p PID: two runs differ by exactly the loop's 400000 instructions" \
+		[ "$((p_300000 - p_100000))" = 400000 ]
+	kill $neighbour
+	wait $neighbour 2>/dev/null
 fi
 
 # ---- the kernel log ----

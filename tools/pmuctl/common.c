@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <grp.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,43 +130,27 @@ static void explain_access(void)
 	     (unsigned int)(st.st_mode & 07777), gr->gr_name, gr->gr_name);
 }
 
-static void explain_busy(void)
+void explain_open_error(int err, int cpu)
 {
-	struct armpmu_cpu_status st;
-	struct pmudev *probe;
-
-	fail("every CPU's PMU you may use is owned by another program:");
-	if (pmudev_open(&probe, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
-		return;
-	for (int cpu = 0; cpu < possible_cpus(); cpu++) {
-		if (pmudev_cpu_status(probe, cpu, &st) || !(st.flags & ARMPMU_CPU_OWNED))
-			continue;
-		struct passwd *pw = getpwuid(st.owner_uid);
-
-		fprintf(stderr, "  CPU %d: pid %u, user %s\n", cpu, st.owner_pid,
-			pw ? pw->pw_name : "?");
-	}
-	pmudev_close(probe);
-	fprintf(stderr, "  (pmuctl status shows more; an administrator can free one with pmuctl reset -C CPU)\n");
-}
-
-int open_pmu(struct pmudev **pmu, int cpu, unsigned int flags)
-{
-	int err = pmudev_open(pmu, cpu, flags);
-
 	switch (err) {
 	case 0:
 		break;
 	case -ENOENT:
 		fail(DEVICE_PATH " does not exist: the armpmu module is not loaded (pmuctl load, as root)");
 		break;
-	case -EACCES:
 	case -EPERM:
+		/* The driver's rule for BIND: a whole CPU shows other users' work. */
+		if (cpu != PMUDEV_CPU_ANY) {
+			fail("whole-CPU counting needs CAP_PERFMON or CAP_SYS_ADMIN, or armpmu's cpu_mode_for_all=1");
+			break;
+		}
+		/* fall through */
+	case -EACCES:
 		explain_access();
 		break;
 	case -EBUSY:
 		if (cpu == PMUDEV_CPU_ANY)
-			explain_busy();
+			fail("this thread is already counted by another armpmu file");
 		else
 			fail("CPU %d's PMU is owned by another program (see pmuctl status)", cpu);
 		break;
@@ -181,5 +164,12 @@ int open_pmu(struct pmudev **pmu, int cpu, unsigned int flags)
 		fail("cannot open " DEVICE_PATH ": %s", pmudev_strerror(err));
 		break;
 	}
+}
+
+int open_pmu(struct pmudev **pmu, int cpu, unsigned int flags)
+{
+	int err = pmudev_open(pmu, cpu, flags);
+
+	explain_open_error(err, cpu);
 	return err;
 }

@@ -21,10 +21,12 @@ extern const char *subcommand;
 
 /*
  * Opens the device (see pmudev_open()). On failure, says why in words a
- * user can act on (load the module, join the group, who holds the PMU)
- * and returns the negative errno.
+ * user can act on (load the module, join the group, the privilege CPU
+ * mode needs, who holds the PMU) and returns the negative errno.
  */
 int open_pmu(struct pmudev **pmu, int cpu, unsigned int flags);
+/* open_pmu()'s message for pmudev_open()'s error @err (0: none). */
+void explain_open_error(int err, int cpu);
 
 /* Parses a CPU number for -C: 0 and up, below the configured CPUs. */
 bool parse_cpu(const char *arg, int *cpu);

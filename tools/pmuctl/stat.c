@@ -1,18 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmuctl stat: count events while a command runs, on a CPU whose PMU this
- * process owns. The command is forked first and held on a pipe, so the
- * counting window holds only the release, the wait and the command itself:
- * pmuctl's own share is small and the same every run.
+ * pmuctl stat: count events while a command runs, or of a running process.
+ *
+ * Task mode, the default: a command's process is counted wherever the
+ * scheduler runs it, with every thread and child it creates (armpmu's
+ * ATTACH with FOLLOW), and nothing else: no pinning, other processes on
+ * the same CPUs not counted. The command is forked first and held on a
+ * pipe while a file is attached to it and programmed; released, it starts
+ * the counters itself and execs, so the only instructions counted besides
+ * the command's are its own from START's return to the execve system
+ * call: the same every run, and measured by empty runs (calibration).
+ *
+ * -p PID attaches to a running process's threads; -C CPU and -a count
+ * whole CPUs (CPU mode), which the driver allows only to the privileged.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -23,37 +38,102 @@
 #define EV_CPU_CYCLES	0x11
 #define CALIBRATION_RUNS 3
 
+/* What is counted. */
+enum target {
+	TARGET_COMMAND,		/* the command, its threads and children (task mode) */
+	TARGET_PROCESS,		/* -p: a running process's threads (task mode) */
+	TARGET_CPU,		/* -C: everything on one CPU (CPU mode) */
+	TARGET_ALL_CPUS,	/* -a: everything on every CPU (CPU mode) */
+};
+
 struct counter {
 	unsigned int idx;	/* event counter, or ARMPMU_CYCLE_COUNTER */
-	const char *name;
+	char name[96];		/* a copy: the file that named it may be closed */
 	uint32_t event;		/* what it counts, for IPC */
 	double sum, sumsq;	/* over the runs, pmuctl's share taken off */
 	uint64_t overhead;	/* pmuctl's own share of a run */
 	bool below_overhead;	/* a run counted less than that */
 };
 
+/*
+ * The open files of one measurement, their counts summed: one in task
+ * mode for a command, one per thread for -p, one per CPU for -a.
+ */
+struct files {
+	struct pmudev **pmu;
+	int n, allocated;
+};
+
 struct stat_run {
+	enum target target;
+	int cpu;		/* TARGET_CPU */
+	pid_t pid;		/* TARGET_PROCESS */
+	int threads;		/* TARGET_PROCESS: the threads attached */
+	struct files files;	/* CPU mode's and -p's: opened once for all runs */
+	/* The specs that program a counter, to program each new file alike. */
+	char *specs[MAX_EVENTS];
+	int nspecs;
 	struct counter counters[MAX_EVENTS];
 	int ncounters;
 	/* Default events this core does not implement, shown as such. */
 	const char *unsupported[MAX_EVENTS];
 	int nunsupported;
+	struct armpmu_info info;	/* of the first file opened */
+	bool events_known;		/* counters[] and info are set */
 	int runs;
 	int status;		/* the command's, as a shell reports it */
 	bool calibrated;
 	bool disturbed;
+	bool interrupted;	/* -p: ended by SIGINT */
 	double elapsed;		/* seconds, summed over the runs */
+	uint64_t time_enabled, time_running;	/* summed over runs and files */
 };
 
 static const char *const default_events[] = { "cycles", "instructions" };
 
+static bool task_mode(const struct stat_run *run)
+{
+	return run->target == TARGET_COMMAND || run->target == TARGET_PROCESS;
+}
+
+static int files_add(struct files *f, struct pmudev *pmu)
+{
+	if (f->n == f->allocated) {
+		int more = f->allocated ? 2 * f->allocated : 4;
+		struct pmudev **p = realloc(f->pmu, more * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		f->pmu = p;
+		f->allocated = more;
+	}
+	f->pmu[f->n++] = pmu;
+	return 0;
+}
+
+static void files_close(struct files *f)
+{
+	for (int i = 0; i < f->n; i++)
+		pmudev_close(f->pmu[i]);
+	free(f->pmu);
+	*f = (struct files){ 0 };
+}
+
+static const char *core_name(const struct armpmu_info *info)
+{
+	const char *core = pmudev_core_name(info->midr);
+
+	return core ? core : "unknown core";
+}
+
 /*
- * Programs the events. The default ones a core does not implement (QEMU's
- * boards count instructions only with -icount) are listed as not supported
- * rather than failing: the user did not ask for them.
+ * Programs the events on the first file, and records what they are. The
+ * default ones a core does not implement (QEMU's boards count instructions
+ * only with -icount) are listed as not supported rather than failing: the
+ * user did not ask for them.
  */
-static int add_events(struct pmudev *pmu, struct stat_run *run, char **specs, int nspecs,
-		      bool defaults)
+static int add_first_events(struct pmudev *pmu, struct stat_run *run, char **specs, int nspecs,
+			    bool defaults)
 {
 	const struct armpmu_info *info = pmudev_info(pmu);
 	struct pmudev_event ev;
@@ -63,10 +143,8 @@ static int add_events(struct pmudev *pmu, struct stat_run *run, char **specs, in
 	for (int i = 0; i < nspecs; i++) {
 		idx = pmudev_add_event(pmu, specs[i]);
 		if (idx == -ENOSPC)
-			return fail("%d events, but CPU %d (%s) has %u event counters, and the cycle counter for 'cycles': armpmu does not multiplex; count them in several runs",
-				    nspecs, pmudev_cpu(pmu),
-				    pmudev_core_name(info->midr) ? pmudev_core_name(info->midr) : "?",
-				    info->num_counters);
+			return fail("%d events, but a %s has %u event counters, and the cycle counter for 'cycles': armpmu does not multiplex; count them in several runs",
+				    nspecs, core_name(info), info->num_counters);
 		if (idx == -ENOENT && defaults) {
 			run->unsupported[run->nunsupported++] = specs[i];
 			continue;
@@ -81,10 +159,32 @@ static int add_events(struct pmudev *pmu, struct stat_run *run, char **specs, in
 		}
 		struct counter *c = &run->counters[run->ncounters++];
 
+		run->specs[run->nspecs++] = specs[i];
 		c->idx = (unsigned int)idx;
-		c->name = pmudev_counter_name(pmu, c->idx);
+		snprintf(c->name, sizeof(c->name), "%s", pmudev_counter_name(pmu, c->idx));
 		c->event = idx == ARMPMU_CYCLE_COUNTER ? EV_CPU_CYCLES :
 			   pmudev_event_parse(specs[i], info, &ev) ? 0 : ev.number;
+	}
+	run->info = *info;
+	run->events_known = true;
+	return EXIT_SUCCESS;
+}
+
+/*
+ * Programs a later file like the first: the same specs in the same order
+ * get the same counters (allocation is deterministic).
+ */
+static int add_events(struct pmudev *pmu, struct stat_run *run, char **specs, int nspecs,
+		      bool defaults)
+{
+	if (!run->events_known)
+		return add_first_events(pmu, run, specs, nspecs, defaults);
+	for (int i = 0; i < run->nspecs; i++) {
+		int idx = pmudev_add_event(pmu, run->specs[i]);
+
+		if (idx < 0 || (unsigned int)idx != run->counters[i].idx)
+			return fail("%s: %s", run->specs[i],
+				    idx < 0 ? pmudev_strerror(idx) : "a different counter than before");
 	}
 	return EXIT_SUCCESS;
 }
@@ -129,49 +229,196 @@ static int resolve(const char *name, char *path, size_t len)
 	return err;
 }
 
-/* Set by the vfork()ed child, which shares this memory until it execs. */
-static volatile int child_start_err, child_exec_err;
+/* What a forked child tells the parent, in memory shared across fork(). */
+struct child_report {
+	int start_err;
+	int exec_err;
+};
+
+static struct child_report *child_report;
+
+static int for_each_file(const struct files *f, int (*op)(struct pmudev *))
+{
+	for (int i = 0; i < f->n; i++) {
+		int err = op(f->pmu[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
 
 /*
- * One counted run of @path (NULL: no command, the calibration run). The
- * child starts the counters itself, then makes the execve (or exit_group)
- * system call through the same syscall() path, while the parent waits in
- * vfork(): the only user-mode instructions counted besides the command's
- * are the child's return from START and the parent's from vfork() to
- * waitpid() and from waitpid() to STOP, the same every run. A calibration
- * run measures exactly those.
+ * START on each file's descriptor, for the forked child: its copy of the
+ * handles was taken before the parent attached them to it, so it goes
+ * around the library, which would still see them unattached.
  */
-static int count_child(struct pmudev *pmu, const char *path, char **cmd,
-		       struct armpmu_counts *counts, int *status)
+static int start_inherited(const struct files *f)
+{
+	for (int i = 0; i < f->n; i++)
+		if (ioctl(pmudev_fd(f->pmu[i]), ARMPMU_IOC_START) < 0)
+			return -errno;
+	return 0;
+}
+
+/* A forked child waiting on a pipe for the word to start. */
+struct held_child {
+	pid_t pid;
+	int release_fd;
+};
+
+/*
+ * Forks the child that becomes @path (NULL: an empty run, for calibration)
+ * and holds it. Released, it starts the counters of @files itself (the
+ * same object as the parent's, inherited), then makes the execve (or
+ * exit_group) system call through the same syscall() path: its user-mode
+ * instructions from START's return to the system call are the same in
+ * every run, and an empty run counts exactly them.
+ */
+static int spawn_held(struct held_child *child, const struct files *files, const char *path,
+		      char **cmd)
 {
 	/* Chosen now: the child's path to the system call is the same for both. */
 	long nr = path ? SYS_execve : SYS_exit_group;
-	int err;
-	pid_t pid;
+	int go[2];
+	char byte;
 
-	err = pmudev_reset(pmu);
-	if (err)
-		return err;
-	child_start_err = child_exec_err = 0;
-	fflush(NULL);
-	pid = vfork();
-	if (pid < 0)
+	if (pipe2(go, O_CLOEXEC))
 		return -errno;
-	if (pid == 0) {
-		err = pmudev_start(pmu);
+	child_report->start_err = child_report->exec_err = 0;
+	fflush(NULL);
+	child->pid = fork();
+	if (child->pid < 0) {
+		close(go[0]);
+		close(go[1]);
+		return -errno;
+	}
+	if (child->pid == 0) {
+		/* pmuctl ignores SIGINT while a command runs; the command must not. */
+		signal(SIGINT, SIG_DFL);
+		close(go[1]);
+		if (read(go[0], &byte, 1) != 1)
+			_exit(127);	/* pmuctl gave up on this run */
+		int err = start_inherited(files);
+
 		if (err) {
-			child_start_err = err;
+			child_report->start_err = err;
 			_exit(127);
 		}
 		/* exit_group takes path, NULL here, as its status: 0. */
 		syscall(nr, path, cmd, environ);
-		child_exec_err = errno;
+		child_report->exec_err = errno;
 		syscall(SYS_exit_group, 126);
 	}
-	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+	close(go[0]);
+	child->release_fd = go[1];
+	return 0;
+}
+
+/* Kills a held child that will not be released. */
+static void abandon(struct held_child *child)
+{
+	close(child->release_fd);
+	kill(child->pid, SIGKILL);
+	while (waitpid(child->pid, NULL, 0) < 0 && errno == EINTR)
 		;
-	pmudev_stop(pmu);
-	return child_start_err ? child_start_err : pmudev_read(pmu, counts);
+}
+
+/* Sums the counts of @files into @sum; -EIO if any was disturbed. */
+static int read_files(const struct files *files, struct armpmu_counts *sum)
+{
+	struct armpmu_counts c;
+	int ret = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	for (int i = 0; i < files->n; i++) {
+		int err = pmudev_read(files->pmu[i], &c);
+
+		if (err && err != -EIO)
+			return err;
+		if (err)
+			ret = err;
+		sum->flags |= c.flags;
+		sum->cycles += c.cycles;
+		for (unsigned int k = 0; k < ARMPMU_MAX_COUNTERS; k++)
+			sum->events[k] += c.events[k];
+		sum->time_enabled += c.time_enabled;
+		sum->time_running += c.time_running;
+	}
+	return ret;
+}
+
+/*
+ * Task mode: a file for the held child, not opened before the fork (the
+ * child must inherit it, to start it) and attached to it with FOLLOW, so
+ * that its threads and children are counted too.
+ */
+static int open_task_file(struct stat_run *run, char **specs, int nspecs, bool defaults,
+			  struct pmudev *pmu, pid_t pid)
+{
+	int err = pmudev_attach(pmu, pid, PMUDEV_ATTACH_FOLLOW);
+
+	if (err)
+		return fail("cannot count the command: %s", pmudev_strerror(err));
+	return add_events(pmu, run, specs, nspecs, defaults);
+}
+
+/*
+ * One counted run of @path (NULL: no command, the calibration run). The
+ * counters are reset before the child is released and stopped after it
+ * has exited.
+ */
+static int count_child(struct stat_run *run, char **specs, int nspecs, bool defaults,
+		       const char *path, char **cmd, struct armpmu_counts *counts, int *status)
+{
+	struct files task_files = { 0 }, *files = &run->files;
+	struct held_child child = { .pid = -1, .release_fd = -1 };
+	struct pmudev *pmu = NULL;
+	int err, ret;
+
+	if (task_mode(run)) {
+		if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
+			return EXIT_FAILURE;
+		err = files_add(&task_files, pmu);
+		if (err) {
+			pmudev_close(pmu);
+			return fail("%s", strerror(-err));
+		}
+		files = &task_files;
+	}
+	err = spawn_held(&child, files, path, cmd);
+	if (err) {
+		ret = fail("cannot fork: %s", strerror(-err));
+		goto close;
+	}
+	ret = pmu ? open_task_file(run, specs, nspecs, defaults, pmu, child.pid) :
+		    EXIT_SUCCESS;
+	if (ret == EXIT_SUCCESS && (err = for_each_file(files, pmudev_reset)))
+		ret = fail("cannot reset the counters: %s", pmudev_strerror(err));
+	if (ret != EXIT_SUCCESS) {
+		abandon(&child);
+		goto close;
+	}
+	if (write(child.release_fd, "", 1) != 1)
+		ret = fail("cannot release the command: %s", strerror(errno));
+	close(child.release_fd);
+	while (waitpid(child.pid, status, 0) < 0 && errno == EINTR)
+		;
+	for_each_file(files, pmudev_stop);
+	if (child_report->start_err == -EIO)
+		run->disturbed = true;
+	else if (child_report->start_err)
+		ret = fail("cannot start the counters: %s", pmudev_strerror(child_report->start_err));
+	if (ret == EXIT_SUCCESS) {
+		err = read_files(files, counts);
+		if (err == -EIO)
+			run->disturbed = true;
+		else if (err)
+			ret = fail("cannot read the counters: %s", pmudev_strerror(err));
+	}
+close:
+	files_close(&task_files);
+	return ret;
 }
 
 static uint64_t value_of(const struct counter *c, const struct armpmu_counts *counts)
@@ -183,17 +430,17 @@ static uint64_t value_of(const struct counter *c, const struct armpmu_counts *co
  * pmuctl's own share of a run, per counter: the least of a few empty runs
  * (interrupts can only add to it; under -icount it is exact).
  */
-static int calibrate(struct pmudev *pmu, struct stat_run *run)
+static int calibrate(struct stat_run *run, char **specs, int nspecs, bool defaults)
 {
 	struct armpmu_counts counts;
-	int status, err;
+	int status, ret;
 
 	for (int k = 0; k < CALIBRATION_RUNS; k++) {
-		err = count_child(pmu, NULL, NULL, &counts, &status);
-		if (err == -EIO)
+		ret = count_child(run, specs, nspecs, defaults, NULL, NULL, &counts, &status);
+		if (ret)
+			return ret;
+		if (run->disturbed)
 			return fail("the counters were disturbed during calibration (see pmuctl status)");
-		if (err)
-			return fail("cannot calibrate: %s", pmudev_strerror(err));
 		for (int i = 0; i < run->ncounters; i++) {
 			struct counter *c = &run->counters[i];
 			uint64_t v = value_of(c, &counts);
@@ -206,26 +453,12 @@ static int calibrate(struct pmudev *pmu, struct stat_run *run)
 	return EXIT_SUCCESS;
 }
 
-static int run_once(struct pmudev *pmu, struct stat_run *run, const char *path, char **cmd)
+/* Adds one run's counts (less pmuctl's share, if calibrated) to the totals. */
+static void accumulate(struct stat_run *run, const struct armpmu_counts *counts)
 {
-	struct armpmu_counts counts;
-	int status, err;
-	double t0, t1;
-
-	t0 = now();
-	err = count_child(pmu, path, cmd, &counts, &status);
-	t1 = now();
-	if (child_exec_err)
-		fail("cannot run '%s': %s", cmd[0], strerror(child_exec_err));
-	if (err == -EIO)
-		run->disturbed = true;
-	else if (err)
-		return fail("cannot count: %s", pmudev_strerror(err));
-	run->status = shell_status(status);
-	run->elapsed += t1 - t0;
 	for (int i = 0; i < run->ncounters; i++) {
 		struct counter *c = &run->counters[i];
-		double v = (double)value_of(c, &counts);
+		double v = (double)value_of(c, counts);
 
 		if (run->calibrated) {
 			if (v < c->overhead)
@@ -235,9 +468,210 @@ static int run_once(struct pmudev *pmu, struct stat_run *run, const char *path, 
 		c->sum += v;
 		c->sumsq += v * v;
 	}
+	run->time_enabled += counts->time_enabled;
+	run->time_running += counts->time_running;
 	run->runs++;
+}
+
+static int run_once(struct stat_run *run, char **specs, int nspecs, bool defaults,
+		    const char *path, char **cmd)
+{
+	struct armpmu_counts counts;
+	int status, ret;
+	double t0, t1;
+
+	t0 = now();
+	ret = count_child(run, specs, nspecs, defaults, path, cmd, &counts, &status);
+	t1 = now();
+	if (ret)
+		return ret;
+	if (child_report->exec_err)
+		fail("cannot run '%s': %s", cmd[0], strerror(child_report->exec_err));
+	run->status = shell_status(status);
+	run->elapsed += t1 - t0;
+	accumulate(run, &counts);
 	return EXIT_SUCCESS;
 }
+
+/* ---- -p PID ---- */
+
+static volatile sig_atomic_t got_sigint;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	got_sigint = 1;
+}
+
+/* Whether @tid is among the @n threads attached. */
+static bool attached(const pid_t *tids, int n, pid_t tid)
+{
+	for (int i = 0; i < n; i++)
+		if (tids[i] == tid)
+			return true;
+	return false;
+}
+
+/*
+ * Attaches a file (FOLLOW) to each thread of @pid not attached yet, as
+ * /proc lists them. A thread that has exited meanwhile is skipped, and so
+ * is one another file counts already (EBUSY) unless it is the main thread:
+ * on a second look, that is a thread an attached one created, which its
+ * file follows.
+ */
+static int attach_threads(struct stat_run *run, pid_t **tids, char **specs, int nspecs,
+			  bool defaults)
+{
+	char dir_path[64];
+	struct dirent *d;
+	DIR *dir;
+	int ret = EXIT_SUCCESS;
+
+	snprintf(dir_path, sizeof(dir_path), "/proc/%d/task", (int)run->pid);
+	dir = opendir(dir_path);
+	if (!dir)
+		return fail("no process %d", (int)run->pid);
+	while (ret == EXIT_SUCCESS && (d = readdir(dir))) {
+		pid_t tid = (pid_t)strtol(d->d_name, NULL, 10);
+		struct pmudev *pmu;
+		int err;
+
+		if (tid <= 0 || attached(*tids, run->threads, tid))
+			continue;
+		if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
+			ret = EXIT_FAILURE;
+		else if ((err = pmudev_attach(pmu, tid, PMUDEV_ATTACH_FOLLOW))) {
+			pmudev_close(pmu);
+			if (err == -EACCES)
+				ret = fail("not allowed to count process %d: it must be yours (and not setuid), or you need CAP_PERFMON, CAP_SYS_ADMIN or CAP_SYS_PTRACE",
+					   (int)run->pid);
+			else if (tid == run->pid && err == -EBUSY)
+				ret = fail("process %d is already counted by another armpmu file",
+					   (int)run->pid);
+			else if (tid == run->pid || (err != -ESRCH && err != -EBUSY))
+				ret = fail("cannot count thread %d: %s", (int)tid, pmudev_strerror(err));
+		} else {
+			pid_t *more = realloc(*tids, (run->threads + 1) * sizeof(**tids));
+
+			if (!more || files_add(&run->files, pmu)) {
+				free(more);
+				pmudev_close(pmu);
+				ret = fail("out of memory");
+				break;
+			}
+			*tids = more;
+			(*tids)[run->threads++] = tid;
+			ret = add_events(pmu, run, specs, nspecs, defaults);
+		}
+	}
+	closedir(dir);
+	return ret;
+}
+
+/*
+ * Waits for @pid to exit, or for SIGINT: SIGINT is blocked but while
+ * waiting, so that it cannot slip in between the check and the wait.
+ */
+static int wait_process(pid_t pid, struct stat_run *run)
+{
+	struct sigaction sa = { .sa_handler = on_sigint };
+	struct pollfd pfd = { .events = POLLIN };
+	sigset_t block, during;
+	int ret = EXIT_SUCCESS;
+
+	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pfd.fd < 0)
+		return fail("cannot watch process %d: %s", (int)pid, strerror(errno));
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigprocmask(SIG_BLOCK, &block, &during);
+	sigdelset(&during, SIGINT);
+	sigaction(SIGINT, &sa, NULL);
+	while (!got_sigint) {
+		if (ppoll(&pfd, 1, NULL, &during) > 0)
+			break;
+		if (errno != EINTR) {
+			ret = fail("cannot watch process %d: %s", (int)pid, strerror(errno));
+			break;
+		}
+	}
+	run->interrupted = got_sigint;
+	sigprocmask(SIG_UNBLOCK, &block, NULL);
+	close(pfd.fd);
+	return ret;
+}
+
+/*
+ * Counts process @pid's threads from now until it exits or SIGINT: each
+ * existing thread gets a file, and with FOLLOW the threads and children
+ * they create are counted too. pmuctl's own work is in none of them: no
+ * calibration.
+ */
+static int count_process(struct stat_run *run, char **specs, int nspecs, bool defaults)
+{
+	struct armpmu_counts counts;
+	pid_t *tids = NULL;
+	double t0;
+	int ret, err;
+
+	ret = attach_threads(run, &tids, specs, nspecs, defaults);
+	/* A thread created before its creator was attached: look again. */
+	if (ret == EXIT_SUCCESS)
+		ret = attach_threads(run, &tids, specs, nspecs, defaults);
+	free(tids);
+	if (ret)
+		return ret;
+	err = for_each_file(&run->files, pmudev_reset);
+	err = err ? err : for_each_file(&run->files, pmudev_start);
+	if (err)
+		return fail("cannot start the counters: %s", pmudev_strerror(err));
+	t0 = now();
+	ret = wait_process(run->pid, run);
+	for_each_file(&run->files, pmudev_stop);
+	run->elapsed = now() - t0;
+	err = read_files(&run->files, &counts);
+	if (err == -EIO)
+		run->disturbed = true;
+	else if (err)
+		return fail("cannot read the counters: %s", pmudev_strerror(err));
+	accumulate(run, &counts);
+	return ret;
+}
+
+/* ---- CPU mode ---- */
+
+/*
+ * -C: one file bound to the CPU, this process pinned there (so the command,
+ * forked later, starts there too). -a: one per online CPU, nothing pinned.
+ */
+static int open_files(struct stat_run *run, char **specs, int nspecs, bool defaults)
+{
+	int first = run->target == TARGET_CPU ? run->cpu : 0;
+	int last = run->target == TARGET_CPU ? run->cpu : possible_cpus() - 1;
+	unsigned int flags = run->target == TARGET_CPU ? 0 : PMUDEV_OPEN_NO_PIN;
+
+	for (int cpu = first; cpu <= last; cpu++) {
+		struct pmudev *pmu;
+		int err = pmudev_open(&pmu, cpu, flags), ret;
+
+		if (err == -ENXIO && run->target == TARGET_ALL_CPUS)
+			continue;	/* offline: nothing runs there */
+		if (err) {
+			explain_open_error(err, cpu);
+			return EXIT_FAILURE;
+		}
+		if (files_add(&run->files, pmu)) {
+			pmudev_close(pmu);
+			return fail("out of memory");
+		}
+		ret = add_events(pmu, run, specs, nspecs, defaults);
+		if (ret)
+			return ret;
+	}
+	return EXIT_SUCCESS;
+}
+
+/* ---- output ---- */
 
 static double mean(const struct stat_run *run, const struct counter *c)
 {
@@ -253,6 +687,21 @@ static double rel_stddev(const struct stat_run *run, const struct counter *c)
 		return 0;
 	var = (c->sumsq - run->runs * m * m) / (run->runs - 1);
 	return var > 0 ? sqrt(var) / m * 100 : 0;
+}
+
+/* The share of the time counted, in %: 100 unless counts are incomplete. */
+static double coverage(const struct stat_run *run)
+{
+	const struct armpmu_counts c = {
+		.time_enabled = run->time_enabled, .time_running = run->time_running,
+	};
+
+	return pmudev_coverage(&c) * 100;
+}
+
+static bool incomplete(const struct stat_run *run)
+{
+	return run->time_running < run->time_enabled;
 }
 
 /* Instructions per cycle, or a negative value if not both were counted. */
@@ -290,29 +739,59 @@ static const char *value_text(const struct stat_run *run, const struct counter *
 	return buf;
 }
 
-static void print_table(FILE *out, const struct stat_run *run, struct pmudev *pmu, char **cmd)
+/* What was counted, for the header: "its threads and children, Cortex-A7". */
+static void describe_target(FILE *out, const struct stat_run *run)
 {
-	const char *core = pmudev_core_name(pmudev_info(pmu)->midr);
+	switch (run->target) {
+	case TARGET_COMMAND:
+		fprintf(out, "with its threads and children, ");
+		break;
+	case TARGET_PROCESS:
+		if (run->threads == 1)
+			fprintf(out, "its thread and what it started, ");
+		else
+			fprintf(out, "its %d threads and what they started, ", run->threads);
+		break;
+	case TARGET_CPU:
+		fprintf(out, "everything on CPU %d, ", run->cpu);
+		break;
+	case TARGET_ALL_CPUS:
+		fprintf(out, "everything on all %d CPUs, ", run->files.n);
+		break;
+	}
+	fprintf(out, "%s", core_name(&run->info));
+}
+
+static void print_table(FILE *out, const struct stat_run *run, char **cmd)
+{
+	bool partial = incomplete(run);
 	char digits[32];
 	double r = ipc(run);
 
-	fprintf(out, "\n Performance counter stats for '");
-	for (char **a = cmd; *a; a++)
-		fprintf(out, "%s%s", a == cmd ? "" : " ", *a);
-	fprintf(out, "'");
-	if (run->runs > 1)
-		fprintf(out, " (%d runs", run->runs);
-	fprintf(out, "%sCPU %d, %s)%s:\n\n", run->runs > 1 ? ", " : " (", pmudev_cpu(pmu),
-		core ? core : "unknown core", "");
+	if (run->target == TARGET_PROCESS) {
+		fprintf(out, "\n Performance counter stats for process id '%d' (", (int)run->pid);
+	} else {
+		fprintf(out, "\n Performance counter stats for '");
+		for (char **a = cmd; *a; a++)
+			fprintf(out, "%s%s", a == cmd ? "" : " ", *a);
+		fprintf(out, "' (");
+		if (run->runs > 1)
+			fprintf(out, "%d runs, ", run->runs);
+	}
+	describe_target(out, run);
+	fprintf(out, "):\n\n");
 	for (int i = 0; i < run->ncounters; i++) {
 		const struct counter *c = &run->counters[i];
-		char note[48] = "";
+		char note[80] = "";
 
 		if (c->event == EV_INST_RETIRED && r >= 0 && !run->disturbed)
 			snprintf(note, sizeof(note), " #  %6.2f  insn per cycle", r);
 		if (run->runs > 1 && !run->disturbed)
 			snprintf(note + strlen(note), sizeof(note) - strlen(note), "  ( +- %5.2f%% )",
 				 rel_stddev(run, c));
+		if (partial)
+			snprintf(note + strlen(note), sizeof(note) - strlen(note), "  (%.2f%%)",
+				 coverage(run));
 		fprintf(out, " %18s      %-*s%s\n", value_text(run, c, digits, sizeof(digits), true),
 			note[0] ? 24 : 0, c->name, note);
 	}
@@ -328,9 +807,16 @@ static void print_table(FILE *out, const struct stat_run *run, struct pmudev *pm
 				(unsigned long long)run->counters[i].overhead);
 		fprintf(out, " (--no-calibrate keeps it).\n\n");
 	}
+	if (partial)
+		fprintf(out, " Incomplete: counted %.2f%% of the time the threads ran; elsewhere their\n"
+			     " counters could not be loaded (a whole-CPU counter or perf held the PMU).\n"
+			     " The counts are of that share only, not scaled (pmuctl status shows who).\n\n",
+			coverage(run));
 	if (run->disturbed)
 		fprintf(out, " Another user of the PMU (perf?) took or reset these counters during the run:\n"
 			     " the counts are not trustworthy. See pmuctl status.\n\n");
+	if (run->interrupted)
+		fprintf(out, " Interrupted: the counts so far.\n\n");
 	if (run->status)
 		fprintf(out, " The command exited with status %d.\n\n", run->status);
 }
@@ -346,6 +832,8 @@ static void print_separated(FILE *out, const struct stat_run *run, const char *s
 			c->name);
 		if (run->runs > 1)
 			fprintf(out, "%s%.2f%%", sep, rel_stddev(run, c));
+		if (incomplete(run))
+			fprintf(out, "%scounted %.2f%%", sep, coverage(run));
 		fputc('\n', out);
 	}
 }
@@ -364,21 +852,35 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void print_json(FILE *out, const struct stat_run *run, struct pmudev *pmu, char **cmd)
+static void print_json(FILE *out, const struct stat_run *run, char **cmd)
 {
-	const char *core = pmudev_core_name(pmudev_info(pmu)->midr);
+	static const char *const target_names[] = {
+		[TARGET_COMMAND] = "command", [TARGET_PROCESS] = "process",
+		[TARGET_CPU] = "cpu", [TARGET_ALL_CPUS] = "all-cpus",
+	};
 	double r = ipc(run);
 
-	fprintf(out, "{\"command\": [");
-	for (char **a = cmd; *a; a++) {
-		fprintf(out, "%s", a == cmd ? "" : ", ");
-		json_string(out, *a);
+	fprintf(out, "{\"target\": \"%s\", ", target_names[run->target]);
+	if (run->target == TARGET_PROCESS) {
+		fprintf(out, "\"pid\": %d, \"threads\": %d", (int)run->pid, run->threads);
+	} else {
+		fprintf(out, "\"command\": [");
+		for (char **a = cmd; *a; a++) {
+			fprintf(out, "%s", a == cmd ? "" : ", ");
+			json_string(out, *a);
+		}
+		fprintf(out, "]");
 	}
-	fprintf(out, "], \"cpu\": %d, \"core\": ", pmudev_cpu(pmu));
-	json_string(out, core ? core : "unknown");
-	fprintf(out, ", \"runs\": %d, \"status\": %d, \"elapsed_s\": %.9f, \"trustworthy\": %s, \"calibrated\": %s, \"counters\": [",
+	if (run->target == TARGET_CPU)
+		fprintf(out, ", \"cpu\": %d", run->cpu);
+	else
+		fprintf(out, ", \"cpu\": null");
+	fprintf(out, ", \"core\": ");
+	json_string(out, core_name(&run->info));
+	fprintf(out, ", \"runs\": %d, \"status\": %d, \"elapsed_s\": %.9f, \"trustworthy\": %s, \"calibrated\": %s, \"coverage_percent\": %.2f, \"complete\": %s, \"counters\": [",
 		run->runs, run->status, run->elapsed / run->runs, run->disturbed ? "false" : "true",
-		run->calibrated ? "true" : "false");
+		run->calibrated ? "true" : "false", coverage(run),
+		incomplete(run) ? "false" : "true");
 	for (int i = 0; i < run->ncounters; i++) {
 		const struct counter *c = &run->counters[i];
 
@@ -402,77 +904,124 @@ static void print_json(FILE *out, const struct stat_run *run, struct pmudev *pmu
 static void usage(void)
 {
 	printf("Usage: pmuctl stat [-e EVENT[,EVENT...]]... [-r N] [-x SEP | --json]\n"
-	       "                   [-C CPU] [-o FILE] [--no-calibrate] -- COMMAND [ARGS...]\n\n"
-	       "Runs COMMAND on a CPU whose PMU pmuctl owns, pinned there, and prints\n"
-	       "what the events counted (default: cycles,instructions), IPC when both\n"
-	       "are counted, and the elapsed time, on stderr (-o: in FILE).\n\n"
+	       "                   [-C CPU | -a] [-o FILE] [--no-calibrate] -- COMMAND [ARGS...]\n"
+	       "       pmuctl stat [-e EVENT[,EVENT...]]... [-x SEP | --json] [-o FILE] -p PID\n\n"
+	       "Counts events while COMMAND runs: COMMAND and every thread and child process\n"
+	       "it creates, wherever the scheduler runs them, and nothing else. Prints what\n"
+	       "the events counted (default: cycles,instructions), IPC when both are\n"
+	       "counted, and the elapsed time, on stderr (-o: in FILE). Ctrl-C ends the\n"
+	       "command, and the counts so far are printed.\n\n"
 	       "  -e, --event EVENTS  event names (pmuctl list), perf aliases, raw 0x11 or r11,\n"
 	       "                      with :u (user mode) or :k (kernel mode); repeatable\n"
 	       "  -r, --repeat N      run N times: means, and the relative standard deviation\n"
 	       "  -x, --field-separator SEP\n"
 	       "                      one line per event: VALUE SEP EVENT [SEP RSD%%]\n"
+	       "                      [SEP counted COVERAGE%%]\n"
 	       "      --json          one JSON object\n"
-	       "  -C, --cpu CPU       count on CPU (default: this CPU, or another free one)\n"
+	       "  -p, --pid PID       count a running process instead, until it exits or\n"
+	       "                      Ctrl-C: its threads, and the threads and children they\n"
+	       "                      create after that\n"
+	       "  -C, --cpu CPU       count everything that runs on CPU while COMMAND runs\n"
+	       "                      (pinned there); needs CAP_PERFMON or CAP_SYS_ADMIN\n"
+	       "  -a, --all-cpus      count everything on every CPU while COMMAND runs; the same\n"
 	       "  -o, --output FILE   write the counts to FILE\n"
 	       "      --no-calibrate  keep pmuctl's own share of each count (by default the\n"
 	       "                      least of %d empty runs is taken off, and shown)\n\n"
-	       "More events than the CPU has counters is refused: no multiplexing.\n"
-	       "Exit status: COMMAND's (128+N if killed by signal N), or 1 if pmuctl\n"
-	       "failed or the counts are not trustworthy, 2 for a usage error.\n",
+	       "More events than the core has counters is refused: no multiplexing. Where\n"
+	       "the threads ran but their counters could not be loaded (a whole-CPU counter\n"
+	       "or perf held the PMU) they were not counted: the counts then show the share\n"
+	       "of the time counted.\n"
+	       "Exit status: COMMAND's (128+N if killed by signal N), or with -p 0; 1 if\n"
+	       "pmuctl failed or the counts are not trustworthy, 2 for a usage error.\n",
 	       CALIBRATION_RUNS);
 }
 
-int cmd_stat(int argc, char **argv)
+/* The options, as parsed; argv[optind] on is the command. */
+struct stat_options {
+	char *specs[MAX_EVENTS + 1];
+	int nspecs;
+	int repeat;
+	char *sep, *output;
+	bool json, calibrated;
+};
+
+static int parse_pid(const char *arg, pid_t *pid)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n <= 0 || n > 0x3fffffff)
+		return usage_error("-p needs a process ID, not '%s'", arg);
+	*pid = (pid_t)n;
+	return EXIT_SUCCESS;
+}
+
+/* Returns -1 to go on, or the exit status. */
+static int parse_options(int argc, char **argv, struct stat_options *o, struct stat_run *run)
 {
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "pid", required_argument, NULL, 'p' },
 		{ "cpu", required_argument, NULL, 'C' },
+		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-calibrate", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *specs[MAX_EVENTS + 1], *sep = NULL, *output = NULL, *tok, *save, *end;
-	struct stat_run run = { .runs = 0 };
-	int opt, nspecs = 0, repeat = 1, cpu = PMUDEV_CPU_ANY, ret, err;
-	struct pmudev *pmu;
-	bool json = false, calibrated = true, defaults;
-	char path[4096];
-	FILE *out = stderr;
+	bool targets = false;	/* one of -p, -C, -a was given */
+	char *tok, *save, *end;
+	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+e:r:x:C:o:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:r:x:p:C:ao:h", opts, NULL)) != -1) {
+		if ((opt == 'p' || opt == 'C' || opt == 'a') && targets)
+			return usage_error("-p, -C and -a go one at a time");
 		switch (opt) {
 		case 'e':
 			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				if (nspecs > MAX_EVENTS)
+				if (o->nspecs >= MAX_EVENTS)
 					return usage_error("too many events");
-				specs[nspecs++] = tok;
+				o->specs[o->nspecs++] = tok;
 			}
 			break;
 		case 'r':
 			errno = 0;
-			repeat = (int)strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || repeat < 1 || repeat > 100000)
+			o->repeat = (int)strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || o->repeat < 1 || o->repeat > 100000)
 				return usage_error("-r needs a count from 1 to 100000, not '%s'", optarg);
 			break;
 		case 'x':
-			sep = optarg;
+			o->sep = optarg;
 			break;
 		case 'j':
-			json = true;
+			o->json = true;
+			break;
+		case 'p':
+			targets = true;
+			run->target = TARGET_PROCESS;
+			if (parse_pid(optarg, &run->pid))
+				return EXIT_USAGE;
 			break;
 		case 'C':
-			if (!parse_cpu(optarg, &cpu))
+			targets = true;
+			run->target = TARGET_CPU;
+			if (!parse_cpu(optarg, &run->cpu))
 				return usage_error("no CPU '%s'", optarg);
 			break;
+		case 'a':
+			targets = true;
+			run->target = TARGET_ALL_CPUS;
+			break;
 		case 'o':
-			output = optarg;
+			o->output = optarg;
 			break;
 		case 'n':
-			calibrated = false;
+			o->calibrated = false;
 			break;
 		case 'h':
 			usage();
@@ -481,43 +1030,85 @@ int cmd_stat(int argc, char **argv)
 			return usage_error("unknown option");
 		}
 	}
-	if (optind == argc)
+	if (run->target == TARGET_PROCESS) {
+		if (optind != argc)
+			return usage_error("-p counts a running process: no command too");
+		if (o->repeat != 1)
+			return usage_error("-p counts once: no -r");
+	} else if (optind == argc) {
 		return usage_error("no command to run");
-	if (sep && json)
+	}
+	if (o->sep && o->json)
 		return usage_error("-x and --json do not go together");
-	defaults = !nspecs;
+	return -1;
+}
+
+/* Counts the command (-r times), after calibration; or -p's process. */
+static int measure(struct stat_run *run, struct stat_options *o, bool defaults,
+		   const char *path, char **cmd)
+{
+	int ret = EXIT_SUCCESS;
+
+	if (run->target == TARGET_PROCESS)
+		return count_process(run, o->specs, o->nspecs, defaults);
+	if (!task_mode(run))
+		ret = open_files(run, o->specs, o->nspecs, defaults);
+	if (ret == EXIT_SUCCESS && o->calibrated)
+		ret = calibrate(run, o->specs, o->nspecs, defaults);
+	/* Ctrl-C is for the command: pmuctl lives on to print the counts. */
+	signal(SIGINT, SIG_IGN);
+	for (int i = 0; i < o->repeat && ret == EXIT_SUCCESS; i++)
+		ret = run_once(run, o->specs, o->nspecs, defaults, path, cmd);
+	signal(SIGINT, SIG_DFL);
+	return ret;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_options o = { .repeat = 1, .calibrated = true };
+	struct stat_run run = { .target = TARGET_COMMAND };
+	bool defaults;
+	char path[4096];
+	FILE *out = stderr;
+	int ret, err;
+
+	ret = parse_options(argc, argv, &o, &run);
+	if (ret >= 0)
+		return ret;
+	defaults = !o.nspecs;
 	if (defaults) {
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
-			specs[nspecs++] = (char *)default_events[i];
+			o.specs[o.nspecs++] = (char *)default_events[i];
 	}
-	err = resolve(argv[optind], path, sizeof(path));
-	if (err) {
-		fail("cannot run '%s': %s", argv[optind], strerror(err));
-		return err == ENOENT ? 127 : 126;
+	if (run.target != TARGET_PROCESS) {
+		err = resolve(argv[optind], path, sizeof(path));
+		if (err) {
+			fail("cannot run '%s': %s", argv[optind], strerror(err));
+			return err == ENOENT ? 127 : 126;
+		}
 	}
-	if (output && !(out = fopen(output, "we")))
-		return fail("%s: %s", output, strerror(errno));
-	if (open_pmu(&pmu, cpu, 0)) {
-		ret = EXIT_FAILURE;
-		goto close_out;
+	child_report = mmap(NULL, sizeof(*child_report), PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (child_report == MAP_FAILED)
+		return fail("cannot map memory: %s", strerror(errno));
+	if (o.output && !(out = fopen(o.output, "we"))) {
+		ret = fail("%s: %s", o.output, strerror(errno));
+		goto unmap;
 	}
-	ret = add_events(pmu, &run, specs, nspecs, defaults);
-	if (ret == EXIT_SUCCESS && calibrated)
-		ret = calibrate(pmu, &run);
-	for (int i = 0; i < repeat && ret == EXIT_SUCCESS; i++)
-		ret = run_once(pmu, &run, path, argv + optind);
+	ret = measure(&run, &o, defaults, path, argv + optind);
 	if (run.runs) {
-		if (json)
-			print_json(out, &run, pmu, argv + optind);
-		else if (sep)
-			print_separated(out, &run, sep);
+		if (o.json)
+			print_json(out, &run, argv + optind);
+		else if (o.sep)
+			print_separated(out, &run, o.sep);
 		else
-			print_table(out, &run, pmu, argv + optind);
+			print_table(out, &run, argv + optind);
 		ret = run.status ? run.status : run.disturbed ? EXIT_FAILURE : ret;
 	}
-	pmudev_close(pmu);
-close_out:
+	files_close(&run.files);
 	if (out != stderr)
 		fclose(out);
+unmap:
+	munmap(child_report, sizeof(*child_report));
 	return ret;
 }
