@@ -176,6 +176,21 @@ int pmudev_release_cpu(struct pmudev *pmu, unsigned int cpu)
 	return ioctl_errno(pmu->fd, ARMPMU_IOC_RELEASE, &arg);
 }
 
+int pmudev_file_status(struct pmudev *pmu, unsigned int id,
+		       struct armpmu_file_status *status)
+{
+	memset(status, 0, sizeof(*status));
+	status->id = id;
+	return ioctl_errno(pmu->fd, ARMPMU_IOC_FILE_STATUS, status);
+}
+
+int pmudev_release_file(struct pmudev *pmu, unsigned int id)
+{
+	__u32 arg = id;
+
+	return ioctl_errno(pmu->fd, ARMPMU_IOC_RELEASE_FILE, &arg);
+}
+
 /*
  * The driver gives an unbound file task mode for the calling thread on its
  * first counter operation: an UNBOUND handle must be attached first, so

@@ -121,6 +121,19 @@ int pmudev_cpu_status(struct pmudev *pmu, unsigned int cpu,
  */
 int pmudev_release_cpu(struct pmudev *pmu, unsigned int cpu);
 
+/*
+ * The open file with the smallest id at least @id that has a mode: owner,
+ * mode, counted thread, counters (ARMPMU_IOC_FILE_STATUS); -ENOENT past
+ * the last. Never its counts.
+ */
+int pmudev_file_status(struct pmudev *pmu, unsigned int id,
+		       struct armpmu_file_status *status);
+/*
+ * Administrator: end the file @id whatever its mode; its owner's handle then
+ * gets -ECANCELED (needs CAP_SYS_ADMIN: -EPERM; -ESRCH for no such file).
+ */
+int pmudev_release_file(struct pmudev *pmu, unsigned int id);
+
 /* The core's name from a MIDR value ("Cortex-A7"), or NULL if unknown. */
 const char *pmudev_core_name(uint32_t midr);
 

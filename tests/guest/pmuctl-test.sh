@@ -215,11 +215,30 @@ holder_status=$?
 check "the released owner fails (status $holder_status)" [ "$holder_status" = 1 ]
 check "  saying an administrator released its PMU" grep -q 'administrator released' /tmp/holder.out
 expect 0 'no one owns its PMU' "reset of a free CPU says so" pmuctl reset -C 0
-pmuctl reset >"$out" 2>&1
-status=$?
-check "reset without -C goes over every CPU, quietly when all are free" test $status = 0 -a ! -s "$out"
+expect 0 'no file counts anything' "reset without options, no file open: says so" pmuctl reset
 expect 2 "no CPU '99'" "reset -C 99 is a usage error" pmuctl reset -C 99
 expect 0 '^0 +online +- ' "after reset, CPU 0 is free" pmuctl status
+
+# ---- task-mode files: seen and ended by an administrator ----
+as_lab pmuctl stat -e instructions:u -- sleep 4 >/tmp/lab-holder.out 2>&1 &
+lab_holder=$!
+sleep 1
+expect 0 '^[0-9]+ +task +pid [0-9]+ \(pmuctl\), user lab +thread [0-9]+ +0,cycle +counting' \
+	"status lists lab's task-mode file: owner, thread, counters" pmuctl status
+file_id=$(pmuctl status | awk '$2 == "task" && / user lab / { print $1; exit }')
+expect 1 'only an administrator' "lab may not end a file" as_lab pmuctl reset -f "$file_id"
+expect 0 "file $file_id: its threads released from pid [0-9]+ \(uid 1000\)" \
+	"root ends lab's task-mode file" pmuctl reset -f "$file_id"
+wait $lab_holder
+holder_status=$?
+check "the ended file's pmuctl fails (status $holder_status)" [ "$holder_status" = 1 ]
+check "  saying an administrator released its PMU" grep -q 'administrator released' /tmp/lab-holder.out
+expect 1 "no open file $file_id counts anything" "reset -f of a file that is gone" \
+	pmuctl reset -f "$file_id"
+expect 2 "no file 'x'" "reset -f x is a usage error" pmuctl reset -f x
+expect 2 '-C and -f' "reset -C with -f is a usage error" pmuctl reset -C 0 -f 1
+expect 0 'whole-CPU counting: CAP_PERFMON or CAP_SYS_ADMIN only' \
+	"status says who may count whole CPUs" pmuctl status
 
 # ---- unload and load ----
 # The lab stops udev after boot (it would count in the exact lanes):

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* pmuctl status: the module, the device node, and each CPU's PMU. */
+/*
+ * pmuctl status: the module, the device node, each CPU's PMU, and every
+ * open file counting a thread or a CPU.
+ */
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -27,7 +30,7 @@ static const char *first_line(const char *path, char *buf, size_t len)
 
 static bool module_status(void)
 {
-	char state[32], refcnt[32], poll[32];
+	char state[32], refcnt[32], poll[32], cpu_mode[32];
 
 	first_line(SYS_MODULE "/initstate", state, sizeof(state));
 	if (strcmp(state, "live")) {
@@ -37,6 +40,10 @@ static bool module_status(void)
 	printf("module:  armpmu loaded, %s open files, poll_ms=%s\n",
 	       first_line(SYS_MODULE "/refcnt", refcnt, sizeof(refcnt)),
 	       first_line(SYS_MODULE "/parameters/poll_ms", poll, sizeof(poll)));
+	first_line(SYS_MODULE "/parameters/cpu_mode_for_all", cpu_mode, sizeof(cpu_mode));
+	printf("         whole-CPU counting: %s\n", cpu_mode[0] == 'Y' ?
+	       "every member of the device's group (cpu_mode_for_all=Y)" :
+	       "CAP_PERFMON or CAP_SYS_ADMIN only");
 	return true;
 }
 
@@ -57,20 +64,25 @@ static void device_status(void)
 	       (unsigned int)(st.st_mode & 07777));
 }
 
-static void describe_owner(const struct armpmu_cpu_status *st, char *buf, size_t len)
+/* "pid 812 (matrix), user lab". */
+static void describe_process(unsigned int pid, unsigned int uid, char *buf, size_t len)
 {
 	char path[64], comm[64];
 	struct passwd *pw;
 
-	if (!(st->flags & ARMPMU_CPU_OWNED)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	snprintf(path, sizeof(path), "/proc/%u/comm", st->owner_pid);
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
 	first_line(path, comm, sizeof(comm));
-	pw = getpwuid(st->owner_uid);
-	snprintf(buf, len, "pid %u (%s), user %s", st->owner_pid, comm[0] ? comm : "?",
+	pw = getpwuid(uid);
+	snprintf(buf, len, "pid %u (%s), user %s", pid, comm[0] ? comm : "?",
 		 pw ? pw->pw_name : "?");
+}
+
+static void describe_owner(const struct armpmu_cpu_status *st, char *buf, size_t len)
+{
+	if (st->flags & ARMPMU_CPU_OWNED)
+		describe_process(st->owner_pid, st->owner_uid, buf, len);
+	else
+		snprintf(buf, len, "-");
 }
 
 /* "0,1,cycle": the counters of @mask. */
@@ -87,6 +99,41 @@ static void describe_counters(unsigned int mask, char *buf, size_t len)
 		else
 			o += (size_t)snprintf(buf + o, len - o, "%s%u", o ? "," : "", i);
 	}
+}
+
+/* What a file counts: "thread 812 and 2 more", "thread 812", "CPU 1". */
+static void describe_target(const struct armpmu_file_status *st, char *buf, size_t len)
+{
+	if (st->flags & ARMPMU_FILE_CPU)
+		snprintf(buf, len, "CPU %u", st->cpu);
+	else if (st->threads > 1)
+		snprintf(buf, len, "thread %u and %u more", st->target_tid, st->threads - 1);
+	else if (st->threads)
+		snprintf(buf, len, "thread %u", st->target_tid);
+	else
+		snprintf(buf, len, "thread %u (exited)", st->target_tid);
+}
+
+/* Every file that counts something: its id is what `pmuctl reset -f` takes. */
+static void file_table(struct pmudev *pmu)
+{
+	struct armpmu_file_status st;
+	char owner[128], target[64], counters[64];
+	unsigned int id = 1;
+
+	printf("\nFILE  mode  owner                                 counts                   counters     state\n");
+	while (!pmudev_file_status(pmu, id, &st)) {
+		describe_process(st.owner_pid, st.owner_uid, owner, sizeof(owner));
+		describe_target(&st, target, sizeof(target));
+		describe_counters(st.counters, counters, sizeof(counters));
+		printf("%-5u %-5s %-37s %-24s %-12s %s%s\n", st.id,
+		       st.flags & ARMPMU_FILE_CPU ? "cpu" : "task", owner, target, counters,
+		       st.flags & ARMPMU_FILE_RUNNING ? "counting" : "stopped",
+		       st.flags & ARMPMU_FILE_FOLLOW ? ", follows new threads" : "");
+		id = st.id + 1;
+	}
+	if (id == 1)
+		printf("(none)\n");
 }
 
 static int cpu_table(void)
@@ -118,6 +165,7 @@ static int cpu_table(void)
 		       owner, st.flags & ARMPMU_CPU_USERENR_SET ? "SET" : "clear",
 		       others[0] ? others : (st.flags & ARMPMU_CPU_ONLINE ? "none" : "-"));
 	}
+	file_table(pmu);
 	pmudev_close(pmu);
 	return EXIT_SUCCESS;
 }
@@ -129,7 +177,10 @@ int cmd_status(int argc, char **argv)
 		       "Shows whether armpmu is loaded (and its parameters), who may open\n"
 		       DEVICE_PATH ", and per CPU: online, which process and user own its\n"
 		       "PMU, whether PMUSERENR is set (another module opened the PMU to user\n"
-		       "mode) and which counters others (perf) have enabled.\n");
+		       "mode) and which counters others (perf) have enabled. Then every open\n"
+		       "file that counts: its id (for pmuctl reset -f), owner, the thread or\n"
+		       "CPU it counts, its counters and whether it is counting; never the\n"
+		       "counts.\n");
 		return EXIT_SUCCESS;
 	}
 	if (argc > 1)
