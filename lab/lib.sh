@@ -52,8 +52,12 @@ lab_host_packages=(
 # one apt-get call have failed with "held broken packages").
 ensure_host_packages() {
 	local pkg missing=()
+	# dpkg-query's one line, not `dpkg -s | grep -q`: grep quits at the
+	# Status line, dpkg then dies of SIGPIPE writing the rest of a long
+	# record (libc6-dev's), and under pipefail an installed package looked
+	# missing, now and then.
 	for pkg in "${lab_host_packages[@]}"; do
-		dpkg -s "$pkg" 2>/dev/null | grep -qx 'Status: install ok installed' ||
+		[[ $(dpkg-query -W -f '${Status}' "$pkg" 2>/dev/null) == 'install ok installed' ]] ||
 			missing+=("$pkg")
 	done
 	((${#missing[@]})) || return 0
