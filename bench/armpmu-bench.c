@@ -515,6 +515,25 @@ static int wait_unhooked(void)
 	return 0;
 }
 
+/*
+ * Both sides of the ping-pong run SCHED_FIFO at one priority: a yield then
+ * always puts the caller behind the other, whatever each has run so far.
+ * Under SCHED_OTHER a yield switches only while the two are about even,
+ * and a counted side, whose switches take longer, gets ahead: the other
+ * then yields to itself. The partner inherits the policy at fork.
+ * Unprivileged, this needs RLIMIT_RTPRIO of at least 1 (guest.sh sets it).
+ */
+static int go_fifo(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		perror("armpmu-bench: SCHED_FIFO (RLIMIT_RTPRIO must be 1 or more)");
+		return 1;
+	}
+	return 0;
+}
+
 /* The partner: yields back at once, forever, counting its yields. */
 static int start_partner(struct bench *b)
 {
@@ -739,7 +758,8 @@ static int report_switch(const char *name, struct bench *b, double *per_switch)
 }
 
 /*
- * Context switches on this CPU (the only one, under icount): plain, with
+ * Context switches on this CPU (the only one, under icount), between two
+ * SCHED_FIFO processes of the same priority: plain, with
  * nothing hooked; hooked, while a sleeping third process holds a task-mode
  * file; counted, this process counting itself. Then, everything closed
  * and the probe let go, plain again: the figure must come back, or
@@ -757,7 +777,8 @@ static int run_switch(struct bench *b)
 		return 1;
 	}
 	b->task_fd = -1;
-	if (measure_empty(b) || wait_unhooked() || report_switch("context_switch", b, &plain))
+	if (go_fifo() || measure_empty(b) || wait_unhooked() ||
+	    report_switch("context_switch", b, &plain))
 		return 1;
 	if (start_sleeper(b))
 		return 1;
