@@ -7,6 +7,8 @@
  *   armpmu-bench direct    user-mode reads of the counters (PMUSERENR must
  *                          be open: the bench module does it)
  *   armpmu-bench perf      perf_event_open's group and single reads
+ *   armpmu-bench switch    context switches: plain, with armpmu's probe
+ *                          hooked, and with one of the two tasks counted
  *
  * Under QEMU's -icount shift=0 the guest's CLOCK_MONOTONIC advances exactly
  * one nanosecond per instruction retired, in steps of 16 ns (the 62.5 MHz
@@ -32,7 +34,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,6 +69,11 @@ struct bench {
 	uint64_t perf_buf[1 + PERF_MAX_EVENTS];
 	/* direct user reads */
 	uint64_t direct[ARMPMU_MAX_COUNTERS + 1];
+	/* context switches */
+	pid_t partner;			/* the other side of the ping-pong */
+	volatile unsigned long *partner_yields;	/* its yields, shared */
+	pid_t sleeper;			/* holds a task-mode file, asleep */
+	int task_fd;			/* this process's own task-mode file */
 };
 
 typedef int (*op_fn)(struct bench *b);
@@ -425,12 +435,378 @@ static int run_perf(struct bench *b)
 	return bad;
 }
 
+/* ---- context switches ---- */
+
+/*
+ * The driver lets go of its sched_switch probe a second after the last
+ * task-mode file closes: waiting longer than that leaves nothing hooked.
+ */
+#define UNHOOK_WAIT_MS		1500
+#define EV_INST_RETIRED		0x08
+/* Batches tried, at most, to find BATCHES in which every yield switched. */
+#define SWITCH_TRIES		(4 * BATCHES)
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static void stop_child(pid_t *pid)
+{
+	if (*pid > 0) {
+		kill(*pid, SIGKILL);
+		waitpid(*pid, NULL, 0);
+	}
+	*pid = 0;
+}
+
+/*
+ * The open files in task mode, whoever owns them (FILE_STATUS lists every
+ * file that has chosen a mode; the one asking here has none), or -1. With
+ * @mine, the status of the caller's own file @fd too.
+ */
+static int count_task_files(int fd, struct armpmu_file_status *mine)
+{
+	struct armpmu_file_status st;
+	int own_fd = -1, n = 0;
+	__u32 id = 0;
+
+	if (fd < 0) {
+		fd = own_fd = open("/dev/armpmu", O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			perror("armpmu-bench: /dev/armpmu");
+			return -1;
+		}
+	}
+	for (;;) {
+		memset(&st, 0, sizeof(st));
+		st.id = id;
+		if (ioctl(fd, ARMPMU_IOC_FILE_STATUS, &st))
+			break;
+		if (st.flags & ARMPMU_FILE_TASK)
+			n++;
+		if (mine && (st.flags & ARMPMU_FILE_CALLER))
+			*mine = st;
+		id = st.id + 1;
+	}
+	if (errno != ENOENT) {
+		perror("armpmu-bench: ARMPMU_IOC_FILE_STATUS");
+		n = -1;
+	}
+	if (own_fd >= 0)
+		close(own_fd);
+	return n;
+}
+
+/* No task-mode file anywhere, and none for longer than the driver waits. */
+static int wait_unhooked(void)
+{
+	int n = count_task_files(-1, NULL);
+
+	if (n) {
+		if (n > 0)
+			fprintf(stderr, "armpmu-bench: %d task-mode file(s) open elsewhere: the probe is hooked\n", n);
+		return 1;
+	}
+	sleep_ms(UNHOOK_WAIT_MS);
+	return 0;
+}
+
+/*
+ * Both sides of the ping-pong run SCHED_FIFO at one priority: a yield then
+ * always puts the caller behind the other, whatever each has run so far.
+ * Under SCHED_OTHER a yield switches only while the two are about even,
+ * and a counted side, whose switches take longer, gets ahead: the other
+ * then yields to itself. The partner inherits the policy at fork.
+ * Unprivileged, this needs RLIMIT_RTPRIO of at least 1 (guest.sh sets it).
+ */
+static int go_fifo(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		perror("armpmu-bench: SCHED_FIFO (RLIMIT_RTPRIO must be 1 or more)");
+		return 1;
+	}
+	return 0;
+}
+
+/* The partner: yields back at once, forever, counting its yields. */
+static int start_partner(struct bench *b)
+{
+	b->partner = fork();
+	if (b->partner < 0) {
+		perror("armpmu-bench: fork");
+		return 1;
+	}
+	if (b->partner == 0) {
+		for (;;) {
+			sched_yield();
+			(*b->partner_yields)++;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A third process that opens /dev/armpmu, makes the first call that needs a
+ * PMU (SELECT: task mode, counting itself) and sleeps: the probe runs on
+ * every switch, and neither side of the ping-pong is counted.
+ */
+static int start_sleeper(struct bench *b)
+{
+	int pipefd[2];
+	char c = 'E';
+
+	if (pipe(pipefd)) {
+		perror("armpmu-bench: pipe");
+		return 1;
+	}
+	b->sleeper = fork();
+	if (b->sleeper < 0) {
+		perror("armpmu-bench: fork");
+		return 1;
+	}
+	if (b->sleeper == 0) {
+		__u32 idx = 0;
+		int fd = open("/dev/armpmu", O_RDWR | O_CLOEXEC);
+
+		close(pipefd[0]);
+		if (fd >= 0 && !ioctl(fd, ARMPMU_IOC_SELECT, &idx))
+			c = 'S';
+		else
+			perror("armpmu-bench: the sleeper's task-mode file");
+		if (write(pipefd[1], &c, 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], &c, 1) != 1 || c != 'S') {
+		fprintf(stderr, "armpmu-bench: the sleeper could not open a task-mode file\n");
+		c = 'E';
+	}
+	close(pipefd[0]);
+	if (c == 'S' && count_task_files(-1, NULL) != 1) {
+		fprintf(stderr, "armpmu-bench: not exactly one task-mode file with the sleeper's open\n");
+		c = 'E';
+	}
+	if (c != 'S')
+		stop_child(&b->sleeper);
+	return c != 'S';
+}
+
+/*
+ * This process counted, in task mode through the raw ioctls: every event
+ * counter counting INST_RETIRED and the cycle counter, user mode (all an
+ * unprivileged file may count), started.
+ */
+static int open_counted(struct bench *b)
+{
+	struct armpmu_event ev = { .event = EV_INST_RETIRED, .flags = ARMPMU_EXCLUDE_KERNEL };
+	__u32 filter = ARMPMU_EXCLUDE_KERNEL;
+	struct armpmu_info info;
+	const char *what = "open";
+
+	b->task_fd = open("/dev/armpmu", O_RDWR | O_CLOEXEC);
+	if (b->task_fd < 0)
+		goto fail;
+	what = "ARMPMU_IOC_INFO";
+	if (ioctl(b->task_fd, ARMPMU_IOC_INFO, &info))
+		goto fail;
+	b->num_counters = info.num_counters;
+	for (__u32 i = 0; i < b->num_counters; i++) {
+		what = "ARMPMU_IOC_SELECT";
+		if (ioctl(b->task_fd, ARMPMU_IOC_SELECT, &i))
+			goto fail;
+		what = "ARMPMU_IOC_SET_EVENT";
+		if (ioctl(b->task_fd, ARMPMU_IOC_SET_EVENT, &ev))
+			goto fail;
+	}
+	what = "ARMPMU_IOC_SET_CYCLE_FILTER";
+	if (ioctl(b->task_fd, ARMPMU_IOC_SET_CYCLE_FILTER, &filter))
+		goto fail;
+	what = "ARMPMU_IOC_START";
+	if (ioctl(b->task_fd, ARMPMU_IOC_START))
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "armpmu-bench: the counted file: %s: %s\n", what, strerror(errno));
+	return 1;
+}
+
+/*
+ * The counted file counted this process alone, all the time it ran, with
+ * every counter: so its switches did load and save them.
+ */
+static int check_counted(struct bench *b)
+{
+	struct armpmu_file_status st;
+	__u32 all = (1U << ARMPMU_CYCLE_COUNTER) | ((1U << b->num_counters) - 1);
+
+	memset(&b->counts, 0, sizeof(b->counts));
+	if (ioctl(b->task_fd, ARMPMU_IOC_READ, &b->counts)) {
+		perror("armpmu-bench: ARMPMU_IOC_READ of the counted file");
+		return 1;
+	}
+	if (!(b->counts.flags & ARMPMU_COUNTS_RUNNING) ||
+	    (b->counts.flags & (ARMPMU_COUNTS_DISTURBED | ARMPMU_COUNTS_INCOMPLETE)) ||
+	    !b->counts.cycles || !b->counts.events[0] ||
+	    !b->counts.time_enabled || b->counts.time_running != b->counts.time_enabled) {
+		fprintf(stderr, "armpmu-bench: the counted file: flags %#x, cycles %llu, events[0] %llu, running %llu of %llu ns\n",
+			b->counts.flags, (unsigned long long)b->counts.cycles,
+			(unsigned long long)b->counts.events[0],
+			(unsigned long long)b->counts.time_running,
+			(unsigned long long)b->counts.time_enabled);
+		return 1;
+	}
+	memset(&st, 0, sizeof(st));
+	if (count_task_files(b->task_fd, &st) != 1 || !(st.flags & ARMPMU_FILE_TASK) ||
+	    st.threads != 1 || st.target_tid != (__u32)getpid() || st.counters != all) {
+		fprintf(stderr, "armpmu-bench: the counted file: flags %#x, %u thread(s), target %u, counters %#x\n",
+			st.flags, st.threads, st.target_tid, st.counters);
+		return 1;
+	}
+	return 0;
+}
+
+static __attribute__((noinline)) int op_yield(struct bench *b)
+{
+	(void)b;
+	return sched_yield() != 0;
+}
+
+/*
+ * One batch of @n round trips: @n yields of this process, each switching
+ * to the partner, whose yield switches back. It counts (*@valid) only if
+ * every yield switched: as many switches out of this process as yields (a
+ * yield that switches is an involuntary switch to getrusage()), none
+ * voluntary, and exactly as many yields of the partner.
+ */
+static uint64_t time_round_trips(struct bench *b, unsigned int n, int *valid)
+{
+	struct rusage before, after;
+	unsigned long yields;
+	uint64_t t;
+
+	if (getrusage(RUSAGE_SELF, &before))
+		return UINT64_MAX;
+	yields = *b->partner_yields;
+	t = time_batch(op_yield, b, n);
+	yields = *b->partner_yields - yields;
+	if (getrusage(RUSAGE_SELF, &after))
+		return UINT64_MAX;
+	*valid = yields == n && (unsigned long)(after.ru_nivcsw - before.ru_nivcsw) == n &&
+		 after.ru_nvcsw == before.ru_nvcsw;
+	return t;
+}
+
+/*
+ * Instructions per switch: a ping-pong of sched_yield() with the partner,
+ * timed by batches of BATCH_CALLS round trips (two switches each), the
+ * least of BATCHES valid ones, less the empty loop's. The clock counts
+ * both processes and the kernel: a switch includes a sched_yield() system
+ * call, and the partner's loop (a few instructions). With @name NULL it is
+ * measured, not reported.
+ */
+static int measure_switch(const char *name, struct bench *b, double *per_switch)
+{
+	uint64_t least = UINT64_MAX, t;
+	int valid, good = 0, tries;
+
+	if (start_partner(b))
+		return 1;
+	t = time_round_trips(b, BATCH_CALLS, &valid);	/* warming up */
+	for (tries = 0; t != UINT64_MAX && good < BATCHES && tries < SWITCH_TRIES; tries++) {
+		t = time_round_trips(b, BATCH_CALLS, &valid);
+		if (t != UINT64_MAX && valid) {
+			good++;
+			if (t < least)
+				least = t;
+		}
+	}
+	stop_child(&b->partner);
+	name = name ? name : "context_switch (again)";
+	if (t == UINT64_MAX) {
+		fprintf(stderr, "armpmu-bench: %s failed: %s\n", name, strerror(errno));
+		return 1;
+	}
+	if (good < BATCHES) {
+		fprintf(stderr, "armpmu-bench: %s: in only %d of %d batches did every yield switch\n",
+			name, good, tries);
+		return 1;
+	}
+	if (least < empty_batch) {
+		fprintf(stderr, "armpmu-bench: %s: a batch (%llu ns) took less than an empty one (%llu ns)\n",
+			name, (unsigned long long)least, (unsigned long long)empty_batch);
+		return 1;
+	}
+	*per_switch = (double)(least - empty_batch) / (2 * BATCH_CALLS);
+	return 0;
+}
+
+static int report_switch(const char *name, struct bench *b, double *per_switch)
+{
+	if (measure_switch(name, b, per_switch))
+		return 1;
+	printf("@bench %s %.1f n=%d batches=%d\n", name, *per_switch, 2 * BATCH_CALLS, BATCHES);
+	fflush(stdout);
+	return 0;
+}
+
+/*
+ * Context switches on this CPU (the only one, under icount), between two
+ * SCHED_FIFO processes of the same priority: plain, with
+ * nothing hooked; hooked, while a sleeping third process holds a task-mode
+ * file; counted, this process counting itself. Then, everything closed
+ * and the probe let go, plain again: the figure must come back, or
+ * something stayed hooked.
+ */
+static int run_switch(struct bench *b)
+{
+	double plain, hooked, counted, again;
+	int bad;
+
+	b->partner_yields = mmap(NULL, sizeof(*b->partner_yields), PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (b->partner_yields == MAP_FAILED) {
+		perror("armpmu-bench: mmap");
+		return 1;
+	}
+	b->task_fd = -1;
+	if (go_fifo() || measure_empty(b) || wait_unhooked() ||
+	    report_switch("context_switch", b, &plain))
+		return 1;
+	if (start_sleeper(b))
+		return 1;
+	bad = report_switch("context_switch_hooked", b, &hooked);
+	stop_child(&b->sleeper);
+	if (bad)
+		return 1;
+	bad = open_counted(b) || report_switch("context_switch_counted", b, &counted) ||
+	      check_counted(b);
+	if (b->task_fd >= 0)
+		close(b->task_fd);
+	if (bad || wait_unhooked() || measure_switch(NULL, b, &again))
+		return 1;
+	printf("@bench-info context_switch_again=%.1f\n", again);
+	if (hooked > plain && again - plain >= (hooked - plain) / 2) {
+		fprintf(stderr, "armpmu-bench: with everything closed, a switch costs %.1f, not %.1f as at first: still hooked?\n",
+			again, plain);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct bench b;
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: armpmu-bench armpmu|direct|perf\n");
+		fprintf(stderr, "usage: armpmu-bench armpmu|direct|perf|switch\n");
 		return 2;
 	}
 	if (pin_here())
@@ -441,6 +817,8 @@ int main(int argc, char **argv)
 		return run_direct(&b);
 	if (!strcmp(argv[1], "perf"))
 		return run_perf(&b);
-	fprintf(stderr, "armpmu-bench: unknown part %s (armpmu, direct or perf)\n", argv[1]);
+	if (!strcmp(argv[1], "switch"))
+		return run_switch(&b);
+	fprintf(stderr, "armpmu-bench: unknown part %s (armpmu, direct, perf or switch)\n", argv[1]);
 	return 2;
 }

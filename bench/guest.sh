@@ -1,20 +1,27 @@
 #!/bin/sh
-# armpmu's benchmark inside an emulated board (bench/run boots it): as the
-# lab's unprivileged user, the three parts of armpmu-bench, each in a
-# process of its own.
+# armpmu's benchmark inside an emulated board (bench/run boots it): the
+# four parts of armpmu-bench, each in a process of its own.
 #
 #   sh ./guest.sh [--perf]      (root, in the folder with bench_userenr.ko)
 #
-# 1. armpmu: the null system call and /dev/armpmu's operations;
+# 1. armpmu: the null system call and /dev/armpmu's operations, as root
+#    for now: libpmudev still binds a CPU, which needs CAP_PERFMON since
+#    task mode became the default (the unprivileged user lab gets EPERM);
 # 2. direct: user-mode reads of the same counters, while the test-only
 #    module bench_userenr.ko opens the PMU to user mode (then unloaded);
-# 3. perf (--perf, arm64 boards): perf_event_open's reads, with
-#    perf_event_paranoid at -1 and no armpmu file open.
+#    as root, for the same reason;
+# 3. perf (--perf, arm64 boards): perf_event_open's reads, as lab, with
+#    perf_event_paranoid at -1 and no armpmu file open;
+# 4. switch: context switches, as lab, plain, with armpmu's probe hooked
+#    and with one side counted in task mode (raw ioctls). It waits until
+#    no task-mode file has been open for longer than the driver keeps its
+#    probe, and checks that nothing is open. Its two processes run
+#    SCHED_FIFO, so lab gets RLIMIT_RTPRIO 1 (busybox su keeps limits).
 # Prints armpmu-bench's @bench lines; exits non-zero if a part failed.
 status=0
-su lab -c 'armpmu-bench armpmu' || status=1
+armpmu-bench armpmu || status=1
 if insmod ./bench_userenr.ko; then
-	su lab -c 'armpmu-bench direct' || status=1
+	armpmu-bench direct || status=1
 	rmmod bench_userenr || status=1
 else
 	echo "bench: bench_userenr.ko did not load" >&2
@@ -24,4 +31,5 @@ if [ "$1" = --perf ]; then
 	sysctl -q -w kernel.perf_event_paranoid=-1 || status=1
 	su lab -c 'armpmu-bench perf' || status=1
 fi
+(ulimit -r 1 && su lab -c 'armpmu-bench switch') || status=1
 exit $status
