@@ -4,12 +4,11 @@
 #
 #   sh ./guest.sh [--perf]      (root, in the folder with bench_userenr.ko)
 #
-# 1. armpmu: the null system call and /dev/armpmu's operations, as root
-#    for now: libpmudev still binds a CPU, which needs CAP_PERFMON since
-#    task mode became the default (the unprivileged user lab gets EPERM);
-# 2. direct: user-mode reads of the same counters, while the test-only
-#    module bench_userenr.ko opens the PMU to user mode (then unloaded);
-#    as root, for the same reason;
+# 1. armpmu: the null system call and /dev/armpmu's operations, as lab,
+#    in the default mode (task mode: the file counts the calling thread);
+# 2. direct: user-mode reads of the same counters, as lab, while the
+#    test-only module bench_userenr.ko opens the PMU to user mode (then
+#    unloaded);
 # 3. perf (--perf, arm64 boards): perf_event_open's reads, as lab, with
 #    perf_event_paranoid at -1 and no armpmu file open;
 # 4. switch: context switches, as lab, plain, with armpmu's probe hooked
@@ -19,9 +18,9 @@
 #    SCHED_FIFO, so lab gets RLIMIT_RTPRIO 1 (busybox su keeps limits).
 # Prints armpmu-bench's @bench lines; exits non-zero if a part failed.
 status=0
-armpmu-bench armpmu || status=1
+su lab -c 'armpmu-bench armpmu' || status=1
 if insmod ./bench_userenr.ko; then
-	armpmu-bench direct || status=1
+	su lab -c 'armpmu-bench direct' || status=1
 	rmmod bench_userenr || status=1
 else
 	echo "bench: bench_userenr.ko did not load" >&2
