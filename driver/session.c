@@ -91,6 +91,8 @@ void armpmu_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info)
 	info->event_bits = caps->event_bits;
 	if (caps->can_filter)
 		info->flags |= ARMPMU_INFO_CAN_FILTER;
+	if (caps->can_divide)
+		info->flags |= ARMPMU_INFO_CAN_DIVIDE;
 	if (caps->events_known) {
 		info->flags |= ARMPMU_INFO_EVENTS_KNOWN;
 		info->common_events = caps->common_events;
@@ -193,6 +195,9 @@ int armpmu_session_set_divider(struct armpmu_session *s, u32 divider)
 	ret = ensure_bound(s);
 	if (ret)
 		return ret;
+	/* Rather than a cycle count 64 times too high. */
+	if (divider && !s->caps->can_divide)
+		return -EOPNOTSUPP;
 	if (s->running)
 		return -EBUSY;
 	/* Applied at START: the divider must not touch perf's cycles. */
