@@ -294,6 +294,20 @@ static void check_info_board(const struct armpmu_info *info)
 			  icount ? "INFO common_events: INST_RETIRED (0x08) implemented with icount" :
 				   "INFO common_events: INST_RETIRED (0x08) not implemented without icount",
 			  "common_events %#llx", (ull)info->common_events);
+		/*
+		 * PMCEID1's low half lands in bits 32-63, the registers'
+		 * upper halves (0x4000-0x403f) in common_events_hi: QEMU
+		 * implements none of those, and STALL_FRONTEND (0x23) and
+		 * STALL_BACKEND (0x24) only from PMUv3 for ARMv8.1 on.
+		 */
+		tap_check(known && info->common_events_hi == 0,
+			  "INFO common_events_hi: none of 0x4000-0x403f (QEMU implements none)",
+			  "common_events_hi %#llx", (ull)info->common_events_hi);
+		if (board->min_version >= 4 && board->part)
+			tap_check(known && (info->common_events >> 0x23 & 3) == 3,
+				  "INFO common_events: STALL_FRONTEND and STALL_BACKEND (PMCEID1) "
+				  "implemented on PMUv3 for ARMv8.1",
+				  "common_events %#llx", (ull)info->common_events);
 	}
 	/* The header: 8 bits on ARMv7, 10 on PMUv3 for ARMv8.0, 16 from v8.1. */
 	want_bits = info->pmu_version <= ARMPMU_PMUV2 ? 8 :
