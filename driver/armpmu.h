@@ -16,6 +16,7 @@
 #include <linux/uidgid.h>
 #include <linux/types.h>
 #include <linux/armpmu.h>
+#include "pmu_probe.h"
 
 /*
  * The cycle counter is bit 31 of PMCNTENSET/CLR, PMOVSR and PMINTENCLR on
@@ -51,18 +52,6 @@ static inline u32 armpmu_filter_bits(u32 flags)
 	return (flags & ARMPMU_EXCLUDE_USER ? ARMPMU_EVTYPE_U : 0) |
 	       (flags & ARMPMU_EXCLUDE_KERNEL ? ARMPMU_EVTYPE_P : 0);
 }
-
-/* What a CPU's PMU can do, probed on that CPU when it comes online. */
-struct armpmu_caps {
-	u32 midr;
-	u32 pmu_version;	/* ARMPMU_PMUV* scale */
-	u32 num_counters;
-	u32 event_bits;
-	u64 common_events;
-	u64 common_events_hi;
-	bool can_filter;
-	bool events_known;
-};
 
 /*
  * One PMU flavour. Every hook but probe runs on the CPU whose PMU it

@@ -147,6 +147,8 @@ void armpmu_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info)
 	info->event_bits = caps->event_bits;
 	if (caps->can_filter)
 		info->flags |= ARMPMU_INFO_CAN_FILTER;
+	if (caps->can_divide)
+		info->flags |= ARMPMU_INFO_CAN_DIVIDE;
 	if (caps->events_known) {
 		info->flags |= ARMPMU_INFO_EVENTS_KNOWN;
 		info->common_events = caps->common_events;

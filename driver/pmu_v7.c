@@ -25,6 +25,9 @@ static inline void name##_write(u32 val)				\
 	asm volatile("mcr p15, 0, %0, c9, " #crm ", " #op2 : : "r" (val)); \
 }
 
+/* PMCR.P and PMCR.C reset counters when written as 1. */
+#define PMCR_RESET_BITS		(BIT(1) | BIT(2))
+
 V7_PMU_READER(pmcr, c12, 0)
 V7_PMU_WRITER(pmcr, c12, 0)
 V7_PMU_READER(pmcntenset, c12, 1)
@@ -44,40 +47,85 @@ V7_PMU_READER(pmuserenr, c14, 0)
 V7_PMU_READER(pmintenset, c14, 1)
 V7_PMU_WRITER(pmintenclr, c14, 2)
 
-#define ID_DFR0_PERFMON_SHIFT	24
-#define ID_DFR0_PERFMON_IMPDEF	0xf
-
 static void v7_select(u32 idx)
 {
 	pmselr_write(idx);
 	isb();
 }
 
+/*
+ * Writes P and U into the event type of a counter nobody has enabled (the
+ * highest free event counter, perf allocating from 0 up; else the cycle
+ * counter's filter, PMSELR = 31 on PMUv2 and later), reads it back and
+ * puts the old value back. False if every counter is in use.
+ */
+static bool v7_probe_filter(u32 num_counters, u32 *readback)
+{
+	u32 enabled = pmcntenset_read();
+	u32 idx = num_counters, old;
+
+	while (idx > 0 && (enabled & BIT(idx - 1)))
+		idx--;
+	if (idx > 0)
+		idx--;
+	else if (!(enabled & ARMPMU_CYCLE_BIT))
+		idx = ARMPMU_CYCLE_IDX;
+	else
+		return false;
+	v7_select(idx);
+	old = pmxevtyper_read();
+	pmxevtyper_write(old | ARMPMU_EVTYPE_P | ARMPMU_EVTYPE_U);
+	isb();
+	*readback = pmxevtyper_read();
+	pmxevtyper_write(old);
+	isb();
+	return true;
+}
+
+/*
+ * Writes D = 1 and LC = 0 (bit 6 is reserved, should-be-zero, before
+ * ARMv8), reads PMCR back and puts it back as it was. Perf's cycle counter,
+ * if it runs, is divided for these few instructions.
+ */
+static u32 v7_probe_divider(void)
+{
+	u32 pmcr = pmcr_read() & ~PMCR_RESET_BITS;
+	u32 readback;
+
+	pmcr_write((pmcr & ~ARMPMU_PMCR_LC) | ARMPMU_PMCR_D);
+	isb();
+	readback = pmcr_read();
+	pmcr_write(pmcr);
+	isb();
+	return readback;
+}
+
+/* On the CPU, interrupts off. The decisions are pmu_probe.h's. */
 static const char *v7_probe(struct armpmu_caps *caps)
 {
-	u32 perfmon = (read_cpuid_ext(CPUID_EXT_DFR0) >> ID_DFR0_PERFMON_SHIFT) & 0xf;
+	struct armpmu_probe_regs regs = { .midr = read_cpuid_id() };
+	const char *why;
+	u32 version;
 
-	if (perfmon == 0 || perfmon == ID_DFR0_PERFMON_IMPDEF)
-		return "no architected PMU (ID_DFR0.PerfMon is 0 or IMPLEMENTATION DEFINED)";
-
-	caps->midr = read_cpuid_id();
-	caps->pmu_version = perfmon;
-	caps->num_counters = (pmcr_read() >> ARMPMU_PMCR_N_SHIFT) & ARMPMU_PMCR_N_MASK;
-	/* PMUv1 (Cortex-A8/A9) has no mode filtering at all. */
-	caps->can_filter = perfmon >= ARMPMU_PMUV2;
-	if (perfmon >= ARMPMU_PMUV3 + 1)
-		caps->event_bits = 16;
-	else if (perfmon == ARMPMU_PMUV3)
-		caps->event_bits = 10;
-	else
-		caps->event_bits = 8;
+	why = armpmu_probe_version(ARMPMU_ISA_V7, regs.midr,
+				   read_cpuid_ext(CPUID_EXT_DFR0), &version);
+	if (why)
+		return why;
+	regs.pmcr = pmcr_read();
+	if (armpmu_probe_wants_filter_test(version))
+		regs.filter_tested =
+			v7_probe_filter((regs.pmcr >> ARMPMU_PMCR_N_SHIFT) & ARMPMU_PMCR_N_MASK,
+					&regs.filter_readback);
+	regs.divider_readback = v7_probe_divider();
 	/*
 	 * PMCEID0/1 exist from PMUv3 on. On PMUv2 models QEMU makes them
 	 * undefined instructions, so never touch them there.
 	 */
-	caps->events_known = perfmon >= ARMPMU_PMUV3;
-	if (caps->events_known)
-		caps->common_events = pmceid0_read() | (u64)pmceid1_read() << 32;
+	if (version >= ARMPMU_PMUV3) {
+		regs.ceid0 = pmceid0_read();
+		regs.ceid1 = pmceid1_read();
+	}
+	armpmu_probe_caps(version, &regs, caps);
 	return NULL;
 }
 
@@ -91,8 +139,14 @@ static u32 v7_read_pmcr(void)
 	return pmcr_read();
 }
 
+/*
+ * D is ignored while LC is set, on ARMv8 cores running a 32-bit kernel:
+ * LC is cleared with the divider on (bit 6 is should-be-zero on ARMv7).
+ */
 static void v7_write_pmcr(u32 val)
 {
+	if (val & ARMPMU_PMCR_D)
+		val &= ~ARMPMU_PMCR_LC;
 	pmcr_write(val);
 	isb();
 }

@@ -8,9 +8,8 @@
 #include <asm/virt.h>
 #include "armpmu.h"
 
-#define ID_AA64DFR0_PMUVER_SHIFT	8
-#define ID_AA64DFR0_PMUVER_V3		0x1
-#define ID_AA64DFR0_PMUVER_IMPDEF	0xf
+/* PMCR.P and PMCR.C reset counters when written as 1. */
+#define PMCR_RESET_BITS		(BIT(1) | BIT(2))
 
 static void v8_select(u32 idx)
 {
@@ -18,37 +17,89 @@ static void v8_select(u32 idx)
 	isb();
 }
 
-/*
- * ID_AA64DFR0_EL1.PMUVer says 1 for PMUv3 where AArch32's ID_DFR0.PerfMon
- * says 3; from ARMv8.1 on (4, 5, ...) the two scales agree.
- */
-static u32 v8_pmu_version(u32 pmuver)
+static void v8_write_evtype(u32 idx, u32 val)
 {
-	return pmuver == ID_AA64DFR0_PMUVER_V3 ? ARMPMU_PMUV3 : pmuver;
+	if (idx == ARMPMU_CYCLE_IDX) {
+		write_sysreg(val, pmccfiltr_el0);
+		return;
+	}
+	v8_select(idx);
+	write_sysreg(val, pmxevtyper_el0);
 }
 
+static u32 v8_read_evtype(u32 idx)
+{
+	if (idx == ARMPMU_CYCLE_IDX)
+		return read_sysreg(pmccfiltr_el0);
+	v8_select(idx);
+	return read_sysreg(pmxevtyper_el0);
+}
+
+/*
+ * Writes P and U into the event type of a counter nobody has enabled (the
+ * highest free event counter, perf allocating from 0 up; else PMCCFILTR),
+ * reads it back and puts the old value back. False if every counter is in
+ * use.
+ */
+static bool v8_probe_filter(u32 num_counters, u32 *readback)
+{
+	u32 enabled = read_sysreg(pmcntenset_el0);
+	u32 idx = num_counters, old;
+
+	while (idx > 0 && (enabled & BIT(idx - 1)))
+		idx--;
+	if (idx > 0)
+		idx--;
+	else if (!(enabled & ARMPMU_CYCLE_BIT))
+		idx = ARMPMU_CYCLE_IDX;
+	else
+		return false;
+	old = v8_read_evtype(idx);
+	v8_write_evtype(idx, old | ARMPMU_EVTYPE_P | ARMPMU_EVTYPE_U);
+	isb();
+	*readback = v8_read_evtype(idx);
+	v8_write_evtype(idx, old);
+	isb();
+	return true;
+}
+
+/*
+ * Writes D = 1 and LC = 0, reads PMCR_EL0 back and puts it back as it was.
+ * Perf's cycle counter, if it runs, is divided for these few instructions.
+ */
+static u32 v8_probe_divider(void)
+{
+	u32 pmcr = read_sysreg(pmcr_el0) & ~PMCR_RESET_BITS;
+	u32 readback;
+
+	write_sysreg((pmcr & ~ARMPMU_PMCR_LC) | ARMPMU_PMCR_D, pmcr_el0);
+	isb();
+	readback = read_sysreg(pmcr_el0);
+	write_sysreg(pmcr, pmcr_el0);
+	isb();
+	return readback;
+}
+
+/* On the CPU, interrupts off. The decisions are pmu_probe.h's. */
 static const char *v8_probe(struct armpmu_caps *caps)
 {
-	u32 pmuver = (read_sysreg(id_aa64dfr0_el1) >> ID_AA64DFR0_PMUVER_SHIFT) & 0xf;
-	u64 ceid0, ceid1;
+	struct armpmu_probe_regs regs = { .midr = read_cpuid_id() };
+	const char *why;
+	u32 version;
 
-	if (pmuver == 0 || pmuver == ID_AA64DFR0_PMUVER_IMPDEF)
-		return "no PMUv3 (ID_AA64DFR0_EL1.PMUVer is 0 or IMPLEMENTATION DEFINED)";
-
-	caps->midr = read_cpuid_id();
-	caps->pmu_version = v8_pmu_version(pmuver);
-	caps->num_counters = (read_sysreg(pmcr_el0) >> ARMPMU_PMCR_N_SHIFT) &
-			     ARMPMU_PMCR_N_MASK;
-	caps->can_filter = true;
-	/* evtCount[15:10] is RES0 before PMUv3 for ARMv8.1. */
-	caps->event_bits = caps->pmu_version > ARMPMU_PMUV3 ? 16 : 10;
-
-	/* Low halves: events 0x00-0x3f; high halves: 0x4000-0x403f. */
-	ceid0 = read_sysreg(pmceid0_el0);
-	ceid1 = read_sysreg(pmceid1_el0);
-	caps->events_known = true;
-	caps->common_events = lower_32_bits(ceid0) | (u64)lower_32_bits(ceid1) << 32;
-	caps->common_events_hi = upper_32_bits(ceid0) | (u64)upper_32_bits(ceid1) << 32;
+	why = armpmu_probe_version(ARMPMU_ISA_V8, regs.midr,
+				   lower_32_bits(read_sysreg(id_aa64dfr0_el1)), &version);
+	if (why)
+		return why;
+	regs.pmcr = read_sysreg(pmcr_el0);
+	if (armpmu_probe_wants_filter_test(version))
+		regs.filter_tested =
+			v8_probe_filter((regs.pmcr >> ARMPMU_PMCR_N_SHIFT) & ARMPMU_PMCR_N_MASK,
+					&regs.filter_readback);
+	regs.divider_readback = v8_probe_divider();
+	regs.ceid0 = read_sysreg(pmceid0_el0);
+	regs.ceid1 = read_sysreg(pmceid1_el0);
+	armpmu_probe_caps(version, &regs, caps);
 	return NULL;
 }
 
@@ -103,24 +154,6 @@ static void v8_disable_irq(u32 mask)
 static void v8_clear_overflow(u32 mask)
 {
 	write_sysreg(mask, pmovsclr_el0);
-}
-
-static void v8_write_evtype(u32 idx, u32 val)
-{
-	if (idx == ARMPMU_CYCLE_IDX) {
-		write_sysreg(val, pmccfiltr_el0);
-		return;
-	}
-	v8_select(idx);
-	write_sysreg(val, pmxevtyper_el0);
-}
-
-static u32 v8_read_evtype(u32 idx)
-{
-	if (idx == ARMPMU_CYCLE_IDX)
-		return read_sysreg(pmccfiltr_el0);
-	v8_select(idx);
-	return read_sysreg(pmxevtyper_el0);
 }
 
 static u64 v8_read_counter(u32 idx)

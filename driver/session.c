@@ -306,6 +306,9 @@ int armpmu_session_set_divider(struct armpmu_session *s, u32 divider)
 	ret = ensure_mode(s);
 	if (ret)
 		return ret;
+	/* Rather than a cycle count 64 times too high. */
+	if (divider && !s->caps->can_divide)
+		return -EOPNOTSUPP;
 	if (s->running)
 		return -EBUSY;
 	/* Applied at START: the divider must not touch perf's cycles. */

@@ -39,10 +39,12 @@ retry() {
 # and bison build Kconfig and dtc for lab/debug-kernel. The cross compilers
 # are installed without recommends, so their C library headers are named:
 # libc6-*-cross alone is only the runtime. libkmod-dev and pkg-config build
-# pmuctl for the host; dkms is tests/host/dkms-test's subject.
+# pmuctl for the host; dkms is tests/host/dkms-test's subject;
+# device-tree-compiler's fdtput trims the Versatile Express device tree to
+# the CPUs QEMU gives (tools/pmu-vm).
 lab_host_packages=(
 	qemu-system-arm make gcc libc6-dev cpio bc kmod sparse dwarves mmdebstrap
-	flex bison git pkg-config libkmod-dev dkms
+	flex bison git pkg-config libkmod-dev dkms device-tree-compiler
 	gcc-arm-linux-gnueabihf libc6-armhf-cross libc6-dev-armhf-cross
 	gcc-aarch64-linux-gnu libc6-arm64-cross libc6-dev-arm64-cross
 	libelf1 libssl3 zlib1g

@@ -6,6 +6,11 @@
  * about other owners: `guest` cannot open, `lab` cannot touch a CPU root
  * owns. Ends with the kernel log. Prints TAP; runs as root in the guest.
  *
+ * The expectations follow CPU 0's INFO: without ARMPMU_INFO_CAN_FILTER
+ * (PMUv1: Cortex-A8, A9), a filter is EOPNOTSUPP for everyone, root counts
+ * unfiltered and lab cannot START; without ARMPMU_INFO_CAN_DIVIDE,
+ * SET_DIVIDER 1 is EOPNOTSUPP.
+ *
  *   badinput-test [--compat]
  *
  * --compat: this is the armhf build on an arm64 kernel (checked).
@@ -40,6 +45,7 @@ static long page_size;
 static unsigned int num_counters, event_bits;
 static int last_cpu;			/* highest possible CPU */
 static bool native32;			/* a 32-bit program on a 32-bit kernel */
+static bool can_filter, can_divide;	/* CPU 0's INFO */
 static enum guest_user who;		/* whose turn it is */
 
 /* ---- where an argument can point ---- */
@@ -142,6 +148,8 @@ struct call {
 	bool copies_out;	/* the driver writes the argument */
 	void (*fill)(void *arg);
 	int root_errno, lab_errno;	/* of the valid argument, on a fresh file */
+	bool filtered;			/* the valid argument asks for a filter */
+	bool divides;			/* ... for the divider */
 };
 
 static void fill_nothing(void *arg)
@@ -218,28 +226,41 @@ static void fill_status(void *arg)
  * any file: ENOENT and ESRCH (EPERM for lab).
  */
 static const struct call calls[] = {
-	{ "INFO", ARMPMU_IOC_INFO, sizeof(struct armpmu_info), true, fill_nothing, 0, 0 },
-	{ "BIND", ARMPMU_IOC_BIND, sizeof(__u32), false, fill_cpu0, 0, EPERM },
-	{ "SELECT", ARMPMU_IOC_SELECT, sizeof(__u32), false, fill_cpu0, 0, 0 },
+	{ "INFO", ARMPMU_IOC_INFO, sizeof(struct armpmu_info), true, fill_nothing, 0, 0, false, false },
+	{ "BIND", ARMPMU_IOC_BIND, sizeof(__u32), false, fill_cpu0, 0, EPERM, false, false },
+	{ "SELECT", ARMPMU_IOC_SELECT, sizeof(__u32), false, fill_cpu0, 0, 0, false, false },
 	{ "SET_EVENT", ARMPMU_IOC_SET_EVENT, sizeof(struct armpmu_event), false,
-	  fill_event, 0, 0 },
-	{ "SET_DIVIDER", ARMPMU_IOC_SET_DIVIDER, sizeof(__u32), false, fill_one, 0, 0 },
-	{ "READ", ARMPMU_IOC_READ, sizeof(struct armpmu_counts), true, fill_nothing, 0, 0 },
+	  fill_event, 0, 0, true, false },
+	{ "SET_DIVIDER", ARMPMU_IOC_SET_DIVIDER, sizeof(__u32), false, fill_one, 0, 0,
+	  false, true },
+	{ "READ", ARMPMU_IOC_READ, sizeof(struct armpmu_counts), true, fill_nothing, 0, 0, false, false },
 	{ "CPU_STATUS", ARMPMU_IOC_CPU_STATUS, sizeof(struct armpmu_cpu_status), true,
-	  fill_status, 0, 0 },
-	{ "RELEASE", ARMPMU_IOC_RELEASE, sizeof(__u32), false, fill_cpu0, ESRCH, EPERM },
+	  fill_status, 0, 0, false, false },
+	{ "RELEASE", ARMPMU_IOC_RELEASE, sizeof(__u32), false, fill_cpu0, ESRCH, EPERM, false, false },
 	{ "SET_VALUE", ARMPMU_IOC_SET_VALUE, sizeof(struct armpmu_value), false,
-	  fill_value, 0, 0 },
+	  fill_value, 0, 0, false, false },
 	{ "SET_CYCLE_FILTER", ARMPMU_IOC_SET_CYCLE_FILTER, sizeof(__u32), false,
-	  fill_excl_k, 0, 0 },
+	  fill_excl_k, 0, 0, true, false },
 	{ "ATTACH", ARMPMU_IOC_ATTACH, sizeof(struct armpmu_attach), false,
-	  fill_attach_self, 0, 0 },
+	  fill_attach_self, 0, 0, false, false },
 	/* Past the last file, nothing is written back: read-only memory will do. */
 	{ "FILE_STATUS", ARMPMU_IOC_FILE_STATUS, sizeof(struct armpmu_file_status), false,
-	  fill_file_status, ENOENT, ENOENT },
+	  fill_file_status, ENOENT, ENOENT, false, false },
 	{ "RELEASE_FILE", ARMPMU_IOC_RELEASE_FILE, sizeof(__u32), false, fill_no_file, ESRCH,
-	  EPERM },
+	  EPERM, false, false },
 };
+
+/* What a call that needs a filter gets where there is none, else @want. */
+static int filtered(int want)
+{
+	return can_filter ? want : EOPNOTSUPP;
+}
+
+/* The flags root counts user mode with: none where nothing filters. */
+static __u32 root_excl_k(void)
+{
+	return can_filter ? EXCL_K : 0;
+}
 
 /* Each row on a file of its own, so no row depends on another. */
 static int on_fresh_file(unsigned long req, void *arg)
@@ -265,6 +286,10 @@ static void walk_pointers(void)
 	for (i = 0; i < ARRAY_SIZE(calls); i++) {
 		for (w = 0; w < ARG_WHERE_COUNT; w++) {
 			want = who == AS_ROOT ? calls[i].root_errno : calls[i].lab_errno;
+			if (calls[i].filtered)
+				want = filtered(want);
+			if (calls[i].divides && !can_divide)
+				want = EOPNOTSUPP;
 			if (w > ARG_READ_ONLY || (w == ARG_READ_ONLY && calls[i].copies_out))
 				want = EFAULT;
 			snprintf(name, sizeof(name), "%s: %s with %s: %s", user_name(who),
@@ -291,9 +316,12 @@ static void walk_pointers(void)
 			{ "STOP", ARMPMU_IOC_STOP },
 		};
 
-		snprintf(name, sizeof(name), "%s: %s ignores an unmapped argument: success",
-			 user_name(who), noarg[i].name);
-		tap_errno(on_fresh_file(noarg[i].req, unmapped_address()), 0, name);
+		/* START of a user-only file where nothing filters: refused. */
+		int want = i == 1 && who != AS_ROOT ? filtered(0) : 0;
+
+		snprintf(name, sizeof(name), "%s: %s ignores an unmapped argument: %s",
+			 user_name(who), noarg[i].name, want ? tap_errname(want) : "success");
+		tap_errno(on_fresh_file(noarg[i].req, unmapped_address()), want, name);
 	}
 }
 
@@ -401,10 +429,10 @@ static void walk_flags(void)
 	row(set_event_on_fresh((struct armpmu_event){ .event = EV_CPU_CYCLES }), kernel_want,
 	    "SET_EVENT counting kernel mode, flags", 0);
 	row(set_event_on_fresh((struct armpmu_event){ .event = EV_CPU_CYCLES, .flags = EXCL_U }),
-	    kernel_want, "SET_EVENT counting kernel mode only, flags", EXCL_U);
+	    filtered(kernel_want), "SET_EVENT counting kernel mode only, flags", EXCL_U);
 	row(set_event_on_fresh((struct armpmu_event){ .event = EV_CPU_CYCLES,
 						      .flags = EXCL_U | EXCL_K }),
-	    0, "SET_EVENT counting nothing, flags", EXCL_U | EXCL_K);
+	    filtered(0), "SET_EVENT counting nothing, flags", EXCL_U | EXCL_K);
 	row(u32_on_fresh(ARMPMU_IOC_SET_CYCLE_FILTER, 0), kernel_want,
 	    "SET_CYCLE_FILTER counting kernel mode, flags", 0);
 }
@@ -434,7 +462,7 @@ static void walk_ranges(void)
 	    EINVAL, "SET_EVENT", 0xffffffffU);
 	row(set_event_on_fresh((struct armpmu_event){ .event = (1U << event_bits) - 1,
 						      .flags = EXCL_K }),
-	    0, "SET_EVENT the widest event number,", (1ULL << event_bits) - 1);
+	    filtered(0), "SET_EVENT the widest event number,", (1ULL << event_bits) - 1);
 
 	row(u32_on_fresh(ARMPMU_IOC_SET_DIVIDER, 0), 0, "SET_DIVIDER", 0);
 	row(u32_on_fresh(ARMPMU_IOC_SET_DIVIDER, 2), EINVAL, "SET_DIVIDER", 2);
@@ -603,14 +631,18 @@ static void walk_file_ops(void)
 	}
 	dev_close(&fd);
 
-	/* The open mode limits read(2) and write(2) only, as for any file. */
+	/*
+	 * The open mode limits read(2) and write(2) only, as for any file.
+	 * Where nothing filters, lab can program nothing (EOPNOTSUPP).
+	 */
 	fd = open(DEV, O_RDONLY | O_CLOEXEC);
-	snprintf(name, sizeof(name), "%s: a read-only file counts (SET_EVENT, START, READ)",
-		 user_name(who));
-	err = fd < 0 ? errno : program(fd, 0, EV_CPU_CYCLES, EXCL_K);
+	snprintf(name, sizeof(name), "%s: a read-only file counts (SET_EVENT, START, READ)%s",
+		 user_name(who), who == AS_ROOT ? "" : filtered(0) ? ": EOPNOTSUPP" : "");
+	err = fd < 0 ? errno : program(fd, 0, EV_CPU_CYCLES,
+				       who == AS_ROOT ? root_excl_k() : EXCL_K);
 	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
 	err = err ? err : read_counts(fd, &c);
-	tap_errno(err, 0, name);
+	tap_errno(err, who == AS_ROOT ? 0 : filtered(0), name);
 	dev_close(&fd);
 	fd = open(DEV, O_WRONLY | O_CLOEXEC);
 	snprintf(name, sizeof(name), "%s: read() on a write-only file: EBADF", user_name(who));
@@ -721,9 +753,10 @@ static void walk_offline(void)
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		memset(&arg, 0, sizeof(arg));
 		if (rows[i].req == ARMPMU_IOC_SET_EVENT)
-			arg.ev = (struct armpmu_event){ .event = EV_CPU_CYCLES, .flags = EXCL_K };
+			arg.ev = (struct armpmu_event){ .event = EV_CPU_CYCLES,
+							.flags = root_excl_k() };
 		if (rows[i].req == ARMPMU_IOC_SET_CYCLE_FILTER)
-			arg.u = EXCL_K;
+			arg.u = root_excl_k();
 		snprintf(name, sizeof(name), "root: %s on a file whose CPU is offline: %s",
 			 rows[i].name, tap_errname(rows[i].want));
 		tap_errno(ioc(fd, rows[i].req, &arg), rows[i].want, name);
@@ -775,7 +808,7 @@ static void walk_owners(void)
 	int fd, err;
 
 	err = open_bound(0, &fd);
-	err = err ? err : program(fd, 0, EV_CPU_CYCLES, EXCL_K);
+	err = err ? err : program(fd, 0, EV_CPU_CYCLES, root_excl_k());
 	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
 	loop_n(100000);
 	err = err ? err : read_counts(fd, &before);
@@ -829,7 +862,10 @@ static bool setup(void)
 		return false;
 	num_counters = info.num_counters;
 	event_bits = info.event_bits;
-	tap_note("%u counters, %u-bit events, CPUs 0-%d, %s", num_counters, event_bits,
+	can_filter = info.flags & ARMPMU_INFO_CAN_FILTER;
+	can_divide = info.flags & ARMPMU_INFO_CAN_DIVIDE;
+	tap_note("%u counters, %u-bit events, %s, %s, CPUs 0-%d, %s", num_counters, event_bits,
+		 can_filter ? "filters" : "no filtering", can_divide ? "divider" : "no divider",
 		 last_cpu, sizeof(void *) == 8 ? "64-bit" : native32 ? "32-bit" : "32-bit on arm64");
 	return true;
 }

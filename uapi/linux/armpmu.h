@@ -80,7 +80,10 @@
 #define ARMPMU_CPU_CURRENT	0xffffffffU
 
 /* struct armpmu_info.flags */
-/* The core can exclude user or kernel mode (PMUv2 and later). */
+/*
+ * The core can exclude user or kernel mode: PMUv2 and later, where the
+ * driver found the filter bits of an event type register to stick.
+ */
 #define ARMPMU_INFO_CAN_FILTER		(1U << 0)
 /* common_events is valid: the core lists its implemented events (PMCEID). */
 #define ARMPMU_INFO_EVENTS_KNOWN	(1U << 1)
@@ -90,8 +93,14 @@
 #define ARMPMU_INFO_BOUND		(1U << 3)
 /* The opener may count kernel mode. */
 #define ARMPMU_INFO_KERNEL_ALLOWED	(1U << 4)
+/*
+ * PMCR.D divides the cycle counter by 64 (ARMPMU_IOC_SET_DIVIDER 1 works).
+ * Probed: on ARMv8 cores the divider is ignored while PMCR.LC is set, and
+ * cores without AArch32 have none.
+ */
+#define ARMPMU_INFO_CAN_DIVIDE		(1U << 5)
 /* This file counts a task (task mode); info describes the caller's CPU. */
-#define ARMPMU_INFO_TASK		(1U << 5)
+#define ARMPMU_INFO_TASK		(1U << 6)
 
 /*
  * pmu_version uses the AArch32 ID_DFR0.PerfMon scale on both architectures:
@@ -205,8 +214,8 @@ struct armpmu_counts {
 
 /*
  * ARMPMU_IOC_SET_DIVIDER: 1 makes the cycle counter count once every 64
- * cycles (PMCR.D), 0 every cycle. EINVAL for other values; EBUSY while
- * counting.
+ * cycles (PMCR.D), 0 every cycle. EINVAL for other values; EOPNOTSUPP for 1
+ * on a core without ARMPMU_INFO_CAN_DIVIDE; EBUSY while counting.
  */
 #define ARMPMU_IOC_SET_DIVIDER	_IOW(ARMPMU_IOC_MAGIC, 0x05, __u32)
 
@@ -265,7 +274,8 @@ struct armpmu_cpu_status {
 	__u32 foreign_counters;	/* PMCNTENSET bits of others; 31 = cycle counter */
 	__u32 reserved[3];
 	struct armpmu_info info; /* valid with ARMPMU_CPU_USABLE; info.flags
-				  * has only CAN_FILTER and EVENTS_KNOWN */
+				  * has only CAN_FILTER, EVENTS_KNOWN and
+				  * CAN_DIVIDE */
 };
 
 /*
