@@ -477,12 +477,38 @@ static void fold_here(void *info)
 	raw_spin_unlock(&s->count_lock);
 }
 
-static void rebase_here(void *info)
+static void zero_counts(struct armpmu_session *s)
 {
-	struct task_cpu *tc = this_cpu_ptr(&task_cpus);
+	memset(s->total, 0, sizeof(s->total));
+	s->time_enabled = 0;
+	s->time_running = 0;
+	s->disturbed = false;
+	s->incomplete = false;
+}
 
-	if (tc->cur == info && tc->loaded)
-		armpmu_rebase_counters(&tc->cur->cfg, &tc->load);
+/*
+ * RESET where a thread of @info runs: the counts start again from here,
+ * zeroed in the same breath as the counters are rebased, and counters a
+ * disturbance unloaded are loaded again (or the counts say why not).
+ */
+static void reset_here(void *info)
+{
+	struct armpmu_session *s = info;
+	struct task_cpu *tc = this_cpu_ptr(&task_cpus);
+	u64 now = sched_clock();
+
+	if (tc->cur != s)
+		return;
+	raw_spin_lock(&s->count_lock);
+	zero_counts(s);
+	tc->in_ns = now;
+	if (tc->loaded) {
+		armpmu_rebase_counters(&s->cfg, &tc->load);
+		tc->loaded_ns = now;
+	} else {
+		load(tc, s, now);
+	}
+	raw_spin_unlock(&s->count_lock);
 }
 
 /* For a file's own thread, on its own CPU, no cross-call is needed. */
@@ -655,7 +681,8 @@ static int task_read(struct armpmu_session *s)
 		counts->flags |= ARMPMU_COUNTS_RUNNING;
 	if (s->disturbed)
 		counts->flags |= ARMPMU_COUNTS_DISTURBED;
-	if (s->incomplete)
+	/* Whatever the reason, counts that cover less than the time say so. */
+	if (s->incomplete || s->time_running < s->time_enabled)
 		counts->flags |= ARMPMU_COUNTS_INCOMPLETE;
 	counts->cycles = s->total[ARMPMU_CYCLE_IDX];
 	memcpy(counts->events, s->total, n * sizeof(counts->events[0]));
@@ -667,17 +694,11 @@ static int task_read(struct armpmu_session *s)
 
 static int task_reset(struct armpmu_session *s)
 {
-	if (s->running)
-		on_this_file(s, fold_here);
 	raw_spin_lock_irq(&s->count_lock);
-	memset(s->total, 0, sizeof(s->total));
-	s->time_enabled = 0;
-	s->time_running = 0;
-	s->disturbed = false;
-	s->incomplete = false;
+	zero_counts(s);
 	raw_spin_unlock_irq(&s->count_lock);
 	if (s->running)
-		on_this_file(s, rebase_here);
+		on_this_file(s, reset_here);
 	return 0;
 }
 

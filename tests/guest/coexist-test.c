@@ -289,6 +289,48 @@ static void test_reset_disturbed(void)
 	dev_close(&fd);
 }
 
+/*
+ * Task mode beside perf: this thread counts INST_RETIRED:u on counter 0
+ * and perf takes counter 0 on the thread's CPU. READ must say so: EIO and
+ * DISTURBED when perf took the counter while it was loaded, INCOMPLETE
+ * when the thread ran while perf held it; never a plain count. Once perf
+ * is gone, RESET and the counts are complete again.
+ */
+static void test_task_beside_perf(void)
+{
+	struct armpmu_counts c;
+	int fd, pfd = -1, err;
+	bool said;
+
+	err = dev_open(&fd);
+	err = err ? err : program(fd, 0, EV_INST_RETIRED, ARMPMU_EXCLUDE_KERNEL);
+	err = err ? err : ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, ARMPMU_EXCLUDE_KERNEL);
+	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
+	err = err ? err : perf_open_filtered(EV_INST_RETIRED, true, &pfd);
+	if (!tap_errno(err, 0, "task mode: counting INST_RETIRED:u, then perf takes counter 0")) {
+		dev_close(&fd);
+		if (pfd >= 0)
+			close(pfd);
+		return;
+	}
+	loop_n(SPIN);
+	err = read_counts(fd, &c);
+	said = (err == EIO && (c.flags & ARMPMU_COUNTS_DISTURBED)) ||
+	       (!err && (c.flags & ARMPMU_COUNTS_INCOMPLETE) && c.time_running < c.time_enabled);
+	tap_check(said, "task mode beside perf: READ says disturbed or incomplete, never a plain count",
+		  "%s, flags %#x, events[0] %llu, enabled %llu, running %llu", tap_errname(err),
+		  c.flags, (ull)c.events[0], (ull)c.time_enabled, (ull)c.time_running);
+	close(pfd);
+	err = ioc0(fd, ARMPMU_IOC_RESET);
+	loop_n(SPIN);
+	err = err ? err : read_counts(fd, &c);
+	tap_check(!err && c.flags == ARMPMU_COUNTS_RUNNING && c.time_running == c.time_enabled &&
+		  c.cycles > 0, "task mode: once perf is gone, RESET and the counts are complete",
+		  "%s, flags %#x, enabled %llu, running %llu", tap_errname(err), c.flags,
+		  (ull)c.time_enabled, (ull)c.time_running);
+	dev_close(&fd);
+}
+
 int main(int argc, char **argv)
 {
 	int fd = -1, pfd, err;
@@ -318,6 +360,7 @@ int main(int argc, char **argv)
 		test_takeover(true);
 		test_takeover(false);
 		test_reset_disturbed();
+		test_task_beside_perf();
 	}
 	test_kernel_log();
 	return tap_done();
