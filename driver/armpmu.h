@@ -13,6 +13,7 @@
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/uidgid.h>
 #include <linux/types.h>
 #include <linux/armpmu.h>
@@ -167,6 +168,28 @@ struct armpmu_session {
 	/* Kept here, not on the stack, so READ does not zero 264 bytes. */
 	struct armpmu_counts snapshot;
 };
+
+/*
+ * The file's snapshot for READ from its totals, with @flags; -EIO if the
+ * counts were disturbed. Both modes call it where the totals are steady.
+ */
+static inline int armpmu_snapshot(struct armpmu_session *s, u32 flags)
+{
+	struct armpmu_counts *counts = &s->snapshot;
+	u32 n = s->caps->num_counters;
+
+	if (s->running)
+		flags |= ARMPMU_COUNTS_RUNNING;
+	if (s->disturbed)
+		flags |= ARMPMU_COUNTS_DISTURBED;
+	counts->nr = n;
+	counts->flags = flags;
+	counts->cycles = s->total[ARMPMU_CYCLE_IDX];
+	memcpy(counts->events, s->total, n * sizeof(counts->events[0]));
+	counts->time_enabled = s->time_enabled;
+	counts->time_running = s->time_running;
+	return s->disturbed ? -EIO : 0;
+}
 
 /* cpus.c: the per-CPU registry of capabilities and owners. */
 int armpmu_cpus_init(void);

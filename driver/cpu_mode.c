@@ -281,22 +281,9 @@ static int cpu_stop(struct armpmu_session *s)
 
 static int read_counts(struct armpmu_session *s, const void *unused)
 {
-	struct armpmu_counts *counts = &s->snapshot;
-	u32 n = s->caps->num_counters;
-
 	if (s->running)
 		look(s);
-	counts->nr = n;
-	counts->flags = 0;
-	if (s->running)
-		counts->flags |= ARMPMU_COUNTS_RUNNING;
-	if (s->disturbed)
-		counts->flags |= ARMPMU_COUNTS_DISTURBED;
-	counts->cycles = s->total[ARMPMU_CYCLE_IDX];
-	memcpy(counts->events, s->total, n * sizeof(counts->events[0]));
-	counts->time_enabled = s->time_enabled;
-	counts->time_running = s->time_running;
-	return s->disturbed ? -EIO : 0;
+	return armpmu_snapshot(s, 0);
 }
 
 static int cpu_read(struct armpmu_session *s)

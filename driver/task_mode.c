@@ -669,27 +669,16 @@ static int task_stop(struct armpmu_session *s)
 
 static int task_read(struct armpmu_session *s)
 {
-	struct armpmu_counts *counts = &s->snapshot;
-	u32 n = s->caps->num_counters;
+	int ret;
 
 	if (s->running)
 		on_this_file(s, fold_here);
 	raw_spin_lock_irq(&s->count_lock);
-	counts->nr = n;
-	counts->flags = 0;
-	if (s->running)
-		counts->flags |= ARMPMU_COUNTS_RUNNING;
-	if (s->disturbed)
-		counts->flags |= ARMPMU_COUNTS_DISTURBED;
 	/* Whatever the reason, counts that cover less than the time say so. */
-	if (s->incomplete || s->time_running < s->time_enabled)
-		counts->flags |= ARMPMU_COUNTS_INCOMPLETE;
-	counts->cycles = s->total[ARMPMU_CYCLE_IDX];
-	memcpy(counts->events, s->total, n * sizeof(counts->events[0]));
-	counts->time_enabled = s->time_enabled;
-	counts->time_running = s->time_running;
+	ret = armpmu_snapshot(s, s->incomplete || s->time_running < s->time_enabled ?
+			      ARMPMU_COUNTS_INCOMPLETE : 0);
 	raw_spin_unlock_irq(&s->count_lock);
-	return counts->flags & ARMPMU_COUNTS_DISTURBED ? -EIO : 0;
+	return ret;
 }
 
 static int task_reset(struct armpmu_session *s)

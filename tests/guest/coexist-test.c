@@ -191,6 +191,24 @@ static void test_perf_during(void)
 	dev_close(&fd);
 }
 
+/* After armpmu's @what, perf's INST_RETIRED still counts a loop. */
+static void check_perf_counts_on(int pfd, const char *how, const char *what)
+{
+	uint64_t before, after;
+	char name[160];
+
+	before = perf_count(pfd);
+	loop_n(SPIN);
+	after = perf_count(pfd);
+	snprintf(name, sizeof(name), "perf's counter (%s) keeps counting after armpmu's %s",
+		 how, what);
+	if (icount)
+		tap_check(after - before >= 2 * SPIN, name, "perf read %llu then %llu",
+			  (ull)before, (ull)after);
+	else
+		tap_skip(name, "QEMU counts INST_RETIRED only with --icount");
+}
+
 /*
  * armpmu counts INST_RETIRED:u on counter 0; perf arrives with INST_RETIRED
  * on CPU 0 and takes counter 0, user-only (the very encoding armpmu wrote)
@@ -200,7 +218,6 @@ static void test_perf_during(void)
 static void test_takeover(bool user_only)
 {
 	const char *how = user_only ? "user-only, armpmu's own encoding" : "kernel and user";
-	uint64_t before, after;
 	struct armpmu_counts c;
 	int pfd, fd, err;
 	char name[160];
@@ -227,25 +244,9 @@ static void test_takeover(bool user_only)
 		  "%s, flags %#x, events[0] %llu", tap_errname(err), c.flags, (ull)c.events[0]);
 	snprintf(name, sizeof(name), "STOP after the takeover (%s) succeeds", how);
 	tap_errno(ioc0(fd, ARMPMU_IOC_STOP), 0, name);
-	before = perf_count(pfd);
-	loop_n(SPIN);
-	after = perf_count(pfd);
-	snprintf(name, sizeof(name), "perf's counter (%s) keeps counting after armpmu's STOP", how);
-	if (icount)
-		tap_check(after - before >= 2 * SPIN, name, "perf read %llu then %llu",
-			  (ull)before, (ull)after);
-	else
-		tap_skip(name, "QEMU counts INST_RETIRED only with --icount");
+	check_perf_counts_on(pfd, how, "STOP");
 	dev_close(&fd);
-	before = perf_count(pfd);
-	loop_n(SPIN);
-	after = perf_count(pfd);
-	snprintf(name, sizeof(name), "perf's counter (%s) keeps counting after armpmu's close", how);
-	if (icount)
-		tap_check(after - before >= 2 * SPIN, name, "perf read %llu then %llu",
-			  (ull)before, (ull)after);
-	else
-		tap_skip(name, "QEMU counts INST_RETIRED only with --icount");
+	check_perf_counts_on(pfd, how, "close");
 	close(pfd);
 }
 
