@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Core names from the Main ID Register: implementer Arm (0x41) only. */
-#include "pmudev.h"
-
-#define MIDR_IMPLEMENTER(midr)	((midr) >> 24)
-#define MIDR_PART(midr)		(((midr) >> 4) & 0xfff)
-#define IMPLEMENTER_ARM		0x41
+/*
+ * Core names from the Main ID Register: implementer Arm (0x41) only; and
+ * which cores have an event table (event-tables.c).
+ */
+#include "internal.h"
 
 struct core_name {
 	uint16_t part;
@@ -48,4 +47,27 @@ const char *pmudev_core_name(uint32_t midr)
 		if (arm_cores[i].part == MIDR_PART(midr))
 			return arm_cores[i].name;
 	return NULL;
+}
+
+const struct core_events *pmudev_core_events(uint32_t midr)
+{
+	if (MIDR_IMPLEMENTER(midr) != IMPLEMENTER_ARM)
+		return NULL;
+	for (size_t i = 0; i < pmudev_nr_core_tables; i++)
+		if (pmudev_core_tables[i].part == MIDR_PART(midr))
+			return &pmudev_core_tables[i];
+	return NULL;
+}
+
+const char *pmudev_known_core(unsigned int index, uint32_t *midr)
+{
+	/* Architecture field 0xf (CPUID scheme), variant and revision 0. */
+	uint32_t value;
+
+	if (index >= pmudev_nr_core_tables)
+		return NULL;
+	value = IMPLEMENTER_ARM << 24 | 0xf << 16 | (uint32_t)pmudev_core_tables[index].part << 4;
+	if (midr)
+		*midr = value;
+	return pmudev_core_name(value);
 }
