@@ -3,6 +3,8 @@
  * Core names from the Main ID Register: implementer Arm (0x41) only; and
  * which cores have an event table (event-tables.c).
  */
+#include <string.h>
+
 #include "internal.h"
 
 struct core_name {
@@ -59,15 +61,23 @@ const struct core_events *pmudev_core_events(uint32_t midr)
 	return NULL;
 }
 
-const char *pmudev_known_core(unsigned int index, uint32_t *midr)
+const char *pmudev_known_core(unsigned int index, struct armpmu_info *info)
 {
-	/* Architecture field 0xf (CPUID scheme), variant and revision 0. */
-	uint32_t value;
+	const struct core_events *core;
+	uint32_t midr;
 
 	if (index >= pmudev_nr_core_tables)
 		return NULL;
-	value = IMPLEMENTER_ARM << 24 | 0xf << 16 | (uint32_t)pmudev_core_tables[index].part << 4;
-	if (midr)
-		*midr = value;
-	return pmudev_core_name(value);
+	core = &pmudev_core_tables[index];
+	/* Architecture field 0xf (CPUID scheme), variant and revision 0. */
+	midr = IMPLEMENTER_ARM << 24 | 0xf << 16 | (uint32_t)core->part << 4;
+	if (info) {
+		memset(info, 0, sizeof(*info));
+		info->midr = midr;
+		info->event_bits = core->event_bits;
+		/* PMUv2 on ARMv7 (PMUv1 on the A8 and A9: the same to names), 3, 3.1. */
+		info->pmu_version = core->event_bits == 8 ? ARMPMU_PMUV2 :
+				    core->event_bits == 10 ? ARMPMU_PMUV3 : ARMPMU_PMUV3 + 1;
+	}
+	return pmudev_core_name(midr);
 }

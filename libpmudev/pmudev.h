@@ -255,10 +255,13 @@ struct pmudev_event_info {
 };
 
 /*
- * The name of the @index-th core with an event table (from 0), and in
- * @midr (may be NULL) a MIDR value of it; NULL past the last.
+ * The name of the @index-th core with an event table (from 0); NULL past
+ * the last. @info (may be NULL) gets what such a core would report about
+ * itself, as far as the table knows: midr (variant and revision 0),
+ * pmu_version and event_bits; the rest 0. It serves pmudev_event_parse()
+ * and pmudev_core_event() without a device.
  */
-const char *pmudev_known_core(unsigned int index, uint32_t *midr);
+const char *pmudev_known_core(unsigned int index, struct armpmu_info *info);
 
 /*
  * The @index-th event (from 0, in number order) of the table of the core

@@ -313,7 +313,6 @@ static struct armpmu_info core_info(uint32_t part, uint32_t bits)
 	return (struct armpmu_info){
 		.midr = 0x410f0000 | part << 4,
 		.pmu_version = bits == 8 ? ARMPMU_PMUV2 : bits == 10 ? ARMPMU_PMUV3 : 4,
-		.num_counters = 6,
 		.flags = ARMPMU_INFO_CAN_FILTER | ARMPMU_INFO_KERNEL_ALLOWED,
 		.event_bits = bits,
 	};
@@ -385,27 +384,31 @@ static void test_table(const char *core, uint32_t part, uint32_t bits)
 static void test_tables(void)
 {
 	const char *name;
-	uint32_t midr;
+	struct armpmu_info info;
 	unsigned int known = 0;
 	bool listed[NR_CORES] = { false };
 	bool all = true;
 
-	for (; (name = pmudev_known_core(known, &midr)); known++) {
+	for (; (name = pmudev_known_core(known, &info)); known++) {
 		bool found = false;
+		uint32_t part = (info.midr >> 4) & 0xfff;
 
 		for (size_t i = 0; i < NR_CORES; i++) {
-			if (!strcmp(name, cores[i].name) && ((midr >> 4) & 0xfff) == cores[i].part) {
+			if (!strcmp(name, cores[i].name) && part == cores[i].part &&
+			    info.event_bits == cores[i].bits &&
+			    info.midr == core_info(part, cores[i].bits).midr &&
+			    info.pmu_version == core_info(part, cores[i].bits).pmu_version) {
 				listed[i] = true;
 				found = true;
 			}
 		}
 		if (!found)
-			test_table(name, (midr >> 4) & 0xfff, pmudev_core_events(midr)->event_bits);
+			test_table(name, part, info.event_bits);
 	}
 	for (size_t i = 0; i < NR_CORES; i++)
 		all &= listed[i];
-	tap_check(all, "every core of the list has a table (pmudev_known_core)", "%u known",
-		  known);
+	tap_check(all, "every core of the list has a table, its MIDR, version and width "
+		  "(pmudev_known_core)", "%u known", known);
 	for (size_t i = 0; i < NR_CORES; i++)
 		test_table(cores[i].name, cores[i].part, cores[i].bits);
 	tap_check(!pmudev_core_event(MIDR_N1, 0) && !pmudev_core_event(0x510fd080, 0) &&
