@@ -281,8 +281,7 @@ static const struct pmudev_event_info a9_own[] = {
 
 /* The A9 has no INST_RETIRED: Linux counts instructions with 0x68 too. */
 static const struct core_alias a9_aliases[] = {
-	{ "instructions", 0x68, "INST_RENAME stands in: the Cortex-A9 has no INST_RETIRED, "
-				"and this counts speculative instructions too" },
+	{ "instructions", 0x68, "INST_RENAME: speculative; no INST_RETIRED here" },
 };
 
 static const struct event_range a15_arch[] = {
@@ -292,8 +291,8 @@ static const struct event_range a15_arch[] = {
 };
 
 static const struct core_alias a15_aliases[] = {
-	{ "branches", 0x76, "PC_WRITE_SPEC stands in: the Cortex-A15 has no BR_RETIRED "
-			    "or PC_WRITE_RETIRED, and this counts speculative branches taken" },
+	{ "branches", 0x76, "PC_WRITE_SPEC: taken branches, speculative; "
+			    "no BR_RETIRED or PC_WRITE_RETIRED here" },
 };
 
 /* ---- ARMv8.0: PMUv3, 10-bit numbers ---- */
@@ -339,8 +338,7 @@ static const struct event_range a57_a72_arch[] = {
 };
 
 static const struct core_alias a57_a72_aliases[] = {
-	{ "branches", 0x12, "BR_PRED stands in: this core has no BR_RETIRED or "
-			    "PC_WRITE_RETIRED, and this counts speculative branches" },
+	{ "branches", 0x12, "BR_PRED: speculative; no BR_RETIRED or PC_WRITE_RETIRED here" },
 };
 
 static const struct event_range a73_arch[] = {

@@ -579,8 +579,7 @@ const char *pmudev_event_note(const char *spec, const struct armpmu_info *info)
 		return own->note;
 	if (alias->v8_fallback != NO_EVENT && info &&
 	    resolve_alias(alias, info, core) == alias->v8_fallback)
-		return "PC_WRITE_RETIRED stands in: this core has no BR_RETIRED, and this "
-		       "counts branches taken (and other writes to the PC) only";
+		return "PC_WRITE_RETIRED: taken branches only; no BR_RETIRED here";
 	return NULL;
 }
 

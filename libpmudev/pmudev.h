@@ -284,7 +284,9 @@ int pmudev_event_suggest_for(const char *spec, const struct armpmu_info *info,
 /*
  * When a perf alias in @spec resolves on the core @info describes to an
  * event that only stands in for what perf means ("branches" on a core
- * without BR_RETIRED), one line saying so; else NULL.
+ * without BR_RETIRED), one short line saying so, the event's name first
+ * ("BR_PRED: speculative; no BR_RETIRED or PC_WRITE_RETIRED here"); else
+ * NULL.
  */
 const char *pmudev_event_note(const char *spec, const struct armpmu_info *info);
 

@@ -91,21 +91,17 @@ static void print_aliases(const struct listing *l)
 	struct pmudev_event ev;
 	const char *note, *name;
 
-	printf("aliases:");
+	printf("perf's aliases:\n");
 	for (size_t i = 0; i < NR_PERF_ALIASES; i++) {
 		if (pmudev_event_parse(perf_aliases[i], &l->info, &ev)) {
-			printf("%s %s: none here", i ? "," : "", perf_aliases[i]);
+			printf("  %-26s none here\n", perf_aliases[i]);
 			continue;
 		}
+		/* A note names the stand-in first, and says what it is. */
 		name = table_name(l->info.midr, ev.number);
-		printf("%s %s = %s", i ? "," : "", perf_aliases[i], name ? name : "?");
-		if (pmudev_event_note(perf_aliases[i], &l->info))
-			printf(" (a stand-in)");
+		note = pmudev_event_note(perf_aliases[i], &l->info);
+		printf("  %-26s %s\n", perf_aliases[i], note ? note : name ? name : "?");
 	}
-	putchar('\n');
-	for (size_t i = 0; i < NR_PERF_ALIASES; i++)
-		if ((note = pmudev_event_note(perf_aliases[i], &l->info)))
-			printf("  %s: %s\n", perf_aliases[i], note);
 }
 
 /* A core with a table: its events, group by group. */
