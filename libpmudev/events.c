@@ -298,6 +298,11 @@ static bool core_has(const struct armpmu_info *info, const struct core_events *c
 	return (!core || core_event_by_number(core, number)) && implemented(info, number);
 }
 
+bool pmudev_event_implemented(const struct armpmu_info *info, uint32_t number)
+{
+	return core_has(info, table_of(info), number);
+}
+
 static bool is_v7(const struct armpmu_info *info)
 {
 	return info && info->pmu_version < ARMPMU_PMUV3;

@@ -270,6 +270,15 @@ const char *pmudev_known_core(unsigned int index, struct armpmu_info *info);
  */
 const struct pmudev_event_info *pmudev_core_event(uint32_t midr, unsigned int index);
 
+/*
+ * Whether the core @info describes (NULL: any core) counts event @number:
+ * its table lists it (cores with a table) and the core does not report it
+ * missing (ARMPMU_INFO_EVENTS_KNOWN: 0x00-0x3f, and 0x4000-0x403f from
+ * ARMv8.1). Numbers a core neither lists nor reports are assumed counted
+ * where the core has no table.
+ */
+bool pmudev_event_implemented(const struct armpmu_info *info, uint32_t number);
+
 /* "cycles and instructions", "caches", ...; NULL for no such group. */
 const char *pmudev_event_group_name(unsigned int group);
 

@@ -510,6 +510,14 @@ static void test_core_messages(void)
 		       "L1D_CACHE_REFILL (0x03) is not implemented by this core (Cortex-A72)");
 	expect_event("L1D_CACHE_REFILL_RD", &a72_qemu, "Cortex-A72 under QEMU", 0x42, 0);
 
+	tap_check(!pmudev_event_implemented(&a72, 0x06) && pmudev_event_implemented(&a72, 0x40) &&
+		  !pmudev_event_implemented(&a72_qemu, 0x03) &&
+		  pmudev_event_implemented(&a72_qemu, 0x42) &&
+		  pmudev_event_implemented(&v8, 0x06) && !pmudev_event_implemented(&v8, 0x21) &&
+		  pmudev_event_implemented(NULL, 0x21) && pmudev_event_implemented(&a53, 0xe1) &&
+		  !pmudev_event_implemented(&a53, 0x23),
+		  "event_implemented: the table and the core's own report, together", "%s", "");
+
 	note = pmudev_event_note("branches", &a72);
 	tap_check(note && strstr(note, "BR_PRED") && strstr(note, "speculative"),
 		  "note: branches on the Cortex-A72 is BR_PRED, a speculative stand-in", "%s",

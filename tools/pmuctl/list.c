@@ -35,18 +35,6 @@ static const char *const perf_aliases[] = {
 
 #define NR_PERF_ALIASES (sizeof(perf_aliases) / sizeof(perf_aliases[0]))
 
-/* Whether the core reports it implements @ev (it says nothing above 0x3f on ARMv8.0). */
-static bool reported(const struct armpmu_info *info, uint32_t ev)
-{
-	if (!(info->flags & ARMPMU_INFO_EVENTS_KNOWN))
-		return true;
-	if (ev >= COMMON_HI_BASE && ev < COMMON_HI_BASE + 64)
-		return info->common_events_hi >> (ev - COMMON_HI_BASE) & 1;
-	if (ev <= COMMON_LAST)
-		return info->common_events >> ev & 1;
-	return true;
-}
-
 static void print_event(struct listing *l, uint32_t number, const char *name,
 			const char *group, bool own, const char *description)
 {
@@ -114,7 +102,7 @@ static void list_table(struct listing *l)
 		bool heading = false;
 
 		for (unsigned int i = 0; (ev = pmudev_core_event(l->info.midr, i)); i++) {
-			if (ev->group != group || !reported(&l->info, ev->number))
+			if (ev->group != group || !pmudev_event_implemented(&l->info, ev->number))
 				continue;
 			if (l->format == LIST_TEXT && !heading)
 				printf("%s:\n", pmudev_event_group_name(group));
@@ -139,7 +127,7 @@ static void list_common(struct listing *l, unsigned int first, unsigned int last
 	for (unsigned int ev = first; ev <= last; ev++) {
 		const char *name = pmudev_event_name(ev);
 
-		if (!name || !reported(&l->info, ev))
+		if (!name || !pmudev_event_implemented(&l->info, ev))
 			continue;
 		/* An ARMv7 core has the first 30 only. */
 		if (!known && l->info.pmu_version < ARMPMU_PMUV3 && ev > 0x1d)
