@@ -489,10 +489,11 @@ static int by_distance(const void *a, const void *b)
 
 /*
  * The names the core @info describes has (all the architecture's without a
- * table; on ARMv7 without one, the first 30), and the aliases.
+ * table; on ARMv7 without one, the first 30), and the aliases; with
+ * @reported_only, less those the core reports it lacks.
  */
 static size_t candidates(const char *name, const struct armpmu_info *info,
-			 struct candidate *all)
+			 bool reported_only, struct candidate *all)
 {
 	const struct core_events *core = table_of(info);
 	const struct pmudev_event_info *list[MAX_CORE_EVENTS];
@@ -510,7 +511,7 @@ static size_t candidates(const char *name, const struct armpmu_info *info,
 			list[nr++] = &pmudev_recommended_events[i];
 	}
 	for (size_t i = 0; i < nr; i++) {
-		if (!implemented(info, list[i]->number) ||
+		if ((reported_only && !implemented(info, list[i]->number)) ||
 		    (!core && is_v7(info) && list[i]->number > ARMV7_LAST_COMMON))
 			continue;
 		all[n++] = (struct candidate){ list[i]->name, distance(name, list[i]->name) };
@@ -521,8 +522,9 @@ static size_t candidates(const char *name, const struct armpmu_info *info,
 /*
  * Up to @max names near @spec. Close means, for a typo (@loose false): at
  * most a third of the letters differ (or two), and not much further than
- * the closest, likely the one meant; for a name the core lacks (@loose),
- * the closest it has, within half the letters.
+ * the closest, likely the one meant, spelt right even if the core reports
+ * it lacks it (the next message says so); for a name the core lacks
+ * (@loose), the closest it has, within half the letters.
  */
 static int suggest(const char *spec, const struct armpmu_info *info, char *buf, size_t len,
 		   int max, bool loose)
@@ -537,7 +539,7 @@ static int suggest(const char *spec, const struct armpmu_info *info, char *buf, 
 		buf[0] = '\0';
 	if (split_spec(spec, name, &mod))
 		return 0;
-	n = candidates(name, info, all);
+	n = candidates(name, info, loose, all);
 	qsort(all, n, sizeof(all[0]), by_distance);
 	nlen = strlen(name);
 	if (loose) {

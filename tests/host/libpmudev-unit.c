@@ -509,6 +509,9 @@ static void test_core_messages(void)
 	expect_message("L1D_CACHE_REFILL", &a72_qemu, -ENOENT,
 		       "L1D_CACHE_REFILL (0x03) is not implemented by this core (Cortex-A72)");
 	expect_event("L1D_CACHE_REFILL_RD", &a72_qemu, "Cortex-A72 under QEMU", 0x42, 0);
+	/* A typo gets the name meant, which then says it is not counted here. */
+	expect_message("L1D_CACHE_REFIL", &a72_qemu, -EINVAL, "did you mean L1D_CACHE_REFILL,");
+	expect_message("BR_RETIRED", &a72_qemu, -ENOENT, "closest it has: BR_PRED");
 
 	tap_check(!pmudev_event_implemented(&a72, 0x06) && pmudev_event_implemented(&a72, 0x40) &&
 		  !pmudev_event_implemented(&a72_qemu, 0x03) &&
