@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Core names from the Main ID Register: implementer Arm (0x41) only. */
-#include "pmudev.h"
+/*
+ * Core names from the Main ID Register: implementer Arm (0x41) only; and
+ * which cores have an event table (event-tables.c).
+ */
+#include <string.h>
 
-#define MIDR_IMPLEMENTER(midr)	((midr) >> 24)
-#define MIDR_PART(midr)		(((midr) >> 4) & 0xfff)
-#define IMPLEMENTER_ARM		0x41
+#include "internal.h"
 
 struct core_name {
 	uint16_t part;
@@ -48,4 +49,35 @@ const char *pmudev_core_name(uint32_t midr)
 		if (arm_cores[i].part == MIDR_PART(midr))
 			return arm_cores[i].name;
 	return NULL;
+}
+
+const struct core_events *pmudev_core_events(uint32_t midr)
+{
+	if (MIDR_IMPLEMENTER(midr) != IMPLEMENTER_ARM)
+		return NULL;
+	for (size_t i = 0; i < pmudev_nr_core_tables; i++)
+		if (pmudev_core_tables[i].part == MIDR_PART(midr))
+			return &pmudev_core_tables[i];
+	return NULL;
+}
+
+const char *pmudev_known_core(unsigned int index, struct armpmu_info *info)
+{
+	const struct core_events *core;
+	uint32_t midr;
+
+	if (index >= pmudev_nr_core_tables)
+		return NULL;
+	core = &pmudev_core_tables[index];
+	/* Architecture field 0xf (CPUID scheme), variant and revision 0. */
+	midr = IMPLEMENTER_ARM << 24 | 0xf << 16 | (uint32_t)core->part << 4;
+	if (info) {
+		memset(info, 0, sizeof(*info));
+		info->midr = midr;
+		info->event_bits = core->event_bits;
+		/* PMUv2 on ARMv7 (PMUv1 on the A8 and A9: the same to names), 3, 3.1. */
+		info->pmu_version = core->event_bits == 8 ? ARMPMU_PMUV2 :
+				    core->event_bits == 10 ? ARMPMU_PMUV3 : ARMPMU_PMUV3 + 1;
+	}
+	return pmudev_core_name(midr);
 }

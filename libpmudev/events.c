@@ -13,89 +13,21 @@
 
 #include "internal.h"
 
-struct event_name {
-	uint32_t number;
-	const char *name;
-	const char *description;
-};
-
-static const struct event_name common_events[] = {
-	{ 0x00, "SW_INCR", "software increment (writes to PMSWINC)" },
-	{ 0x01, "L1I_CACHE_REFILL", "level 1 instruction cache refills" },
-	{ 0x02, "L1I_TLB_REFILL", "level 1 instruction TLB refills" },
-	{ 0x03, "L1D_CACHE_REFILL", "level 1 data cache refills" },
-	{ 0x04, "L1D_CACHE", "level 1 data cache accesses" },
-	{ 0x05, "L1D_TLB_REFILL", "level 1 data TLB refills" },
-	{ 0x06, "LD_RETIRED", "loads architecturally executed" },
-	{ 0x07, "ST_RETIRED", "stores architecturally executed" },
-	{ 0x08, "INST_RETIRED", "instructions architecturally executed" },
-	{ 0x09, "EXC_TAKEN", "exceptions taken" },
-	{ 0x0a, "EXC_RETURN", "exception returns executed" },
-	{ 0x0b, "CID_WRITE_RETIRED", "writes to the context ID register" },
-	{ 0x0c, "PC_WRITE_RETIRED", "software changes of the PC (branches taken)" },
-	{ 0x0d, "BR_IMMED_RETIRED", "immediate branches executed" },
-	{ 0x0e, "BR_RETURN_RETIRED", "procedure returns executed" },
-	{ 0x0f, "UNALIGNED_LDST_RETIRED", "unaligned loads and stores executed" },
-	{ 0x10, "BR_MIS_PRED", "branches mispredicted or not predicted" },
-	{ 0x11, "CPU_CYCLES", "processor cycles" },
-	{ 0x12, "BR_PRED", "branches that could be predicted" },
-	{ 0x13, "MEM_ACCESS", "data memory accesses" },
-	{ 0x14, "L1I_CACHE", "level 1 instruction cache accesses" },
-	{ 0x15, "L1D_CACHE_WB", "level 1 data cache write-backs" },
-	{ 0x16, "L2D_CACHE", "level 2 data cache accesses" },
-	{ 0x17, "L2D_CACHE_REFILL", "level 2 data cache refills" },
-	{ 0x18, "L2D_CACHE_WB", "level 2 data cache write-backs" },
-	{ 0x19, "BUS_ACCESS", "bus accesses" },
-	{ 0x1a, "MEMORY_ERROR", "local memory errors" },
-	{ 0x1b, "INST_SPEC", "instructions speculatively executed" },
-	{ 0x1c, "TTBR_WRITE_RETIRED", "writes to a translation table base register" },
-	{ 0x1d, "BUS_CYCLES", "bus cycles" },
-	{ 0x1e, "CHAIN", "odd counter counts overflows of the even one" },
-	{ 0x1f, "L1D_CACHE_ALLOCATE", "level 1 data cache allocations without refill" },
-	{ 0x20, "L2D_CACHE_ALLOCATE", "level 2 data cache allocations without refill" },
-	{ 0x21, "BR_RETIRED", "branches architecturally executed" },
-	{ 0x22, "BR_MIS_PRED_RETIRED", "branches executed and mispredicted" },
-	{ 0x23, "STALL_FRONTEND", "cycles with no instruction to dispatch" },
-	{ 0x24, "STALL_BACKEND", "cycles unable to accept a dispatched instruction" },
-	{ 0x25, "L1D_TLB", "level 1 data TLB accesses" },
-	{ 0x26, "L1I_TLB", "level 1 instruction TLB accesses" },
-	{ 0x27, "L2I_CACHE", "level 2 instruction cache accesses" },
-	{ 0x28, "L2I_CACHE_REFILL", "level 2 instruction cache refills" },
-	{ 0x29, "L3D_CACHE_ALLOCATE", "level 3 data cache allocations without refill" },
-	{ 0x2a, "L3D_CACHE_REFILL", "level 3 data cache refills" },
-	{ 0x2b, "L3D_CACHE", "level 3 data cache accesses" },
-	{ 0x2c, "L3D_CACHE_WB", "level 3 data cache write-backs" },
-	{ 0x2d, "L2D_TLB_REFILL", "level 2 data TLB refills" },
-	{ 0x2e, "L2I_TLB_REFILL", "level 2 instruction TLB refills" },
-	{ 0x2f, "L2D_TLB", "level 2 data TLB accesses" },
-	{ 0x30, "L2I_TLB", "level 2 instruction TLB accesses" },
-	{ 0x31, "REMOTE_ACCESS", "accesses to another socket's memory" },
-	{ 0x32, "LL_CACHE", "last level cache accesses" },
-	{ 0x33, "LL_CACHE_MISS", "last level cache misses" },
-	{ 0x34, "DTLB_WALK", "data TLB walks" },
-	{ 0x35, "ITLB_WALK", "instruction TLB walks" },
-	{ 0x36, "LL_CACHE_RD", "last level cache read accesses" },
-	{ 0x37, "LL_CACHE_MISS_RD", "last level cache read misses" },
-	{ 0x38, "REMOTE_ACCESS_RD", "reads of another socket's memory" },
-	{ 0x39, "L1D_CACHE_LMISS_RD", "level 1 data cache long-latency read misses" },
-	{ 0x3a, "OP_RETIRED", "micro-operations architecturally executed" },
-	{ 0x3b, "OP_SPEC", "micro-operations speculatively executed" },
-	{ 0x3c, "STALL", "cycles in which no operation was sent for execution" },
-	{ 0x3d, "STALL_SLOT_BACKEND", "dispatch slots left empty by the back end" },
-	{ 0x3e, "STALL_SLOT_FRONTEND", "dispatch slots left empty by the front end" },
-	{ 0x3f, "STALL_SLOT", "dispatch slots left empty" },
-};
-
-#define NR_COMMON_EVENTS (sizeof(common_events) / sizeof(common_events[0]))
+#define NR_COMMON_EVENTS pmudev_nr_common_events
 
 /* The last common event ARMv7 defines; ARMv8 added 0x1e-0x3f. */
 #define ARMV7_LAST_COMMON	0x1d
+#define COMMON_HI_BASE		0x4000
 
 #define NO_EVENT		UINT32_MAX
 
+/* The longest table of a core, its architectural and own events together. */
+#define MAX_CORE_EVENTS		256
+
 /*
  * perf's generic names. "branches" is BR_RETIRED on ARMv8, PC_WRITE_RETIRED
- * where a core reports BR_RETIRED missing but has that, and on ARMv7.
+ * where a core lacks BR_RETIRED but has that, and on ARMv7; a core's table
+ * may name its own stand-in (struct core_alias).
  */
 struct event_alias {
 	const char *alias;
@@ -113,7 +45,17 @@ static const struct event_alias aliases[] = {
 
 #define NR_ALIASES (sizeof(aliases) / sizeof(aliases[0]))
 
-/* Room for any name: the longest is 22 characters. */
+static const char *const group_names[PMUDEV_NR_GROUPS] = {
+	[PMUDEV_GROUP_CYCLES] = "cycles and instructions",
+	[PMUDEV_GROUP_CACHE] = "caches",
+	[PMUDEV_GROUP_TLB] = "TLBs",
+	[PMUDEV_GROUP_BRANCH] = "branches",
+	[PMUDEV_GROUP_MEMORY] = "memory and bus",
+	[PMUDEV_GROUP_STALL] = "stalls",
+	[PMUDEV_GROUP_OTHER] = "other",
+};
+
+/* Room for any name: the longest is 25 characters. */
 #define MAX_SPEC 64
 
 /* Why a spec is rejected, for pmudev_event_error(). */
@@ -127,6 +69,7 @@ enum verdict {
 	EV_TOO_WIDE,
 	EV_NOT_ARMV7,
 	EV_NOT_IMPLEMENTED,
+	EV_OTHER_CORE,
 };
 
 static int verdict_errno(enum verdict v)
@@ -138,6 +81,7 @@ static int verdict_errno(enum verdict v)
 		return -ERANGE;
 	case EV_NOT_ARMV7:
 	case EV_NOT_IMPLEMENTED:
+	case EV_OTHER_CORE:
 		return -ENOENT;
 	default:
 		return -EINVAL;
@@ -146,12 +90,121 @@ static int verdict_errno(enum verdict v)
 
 const char *pmudev_event_name(uint32_t number)
 {
-	return number < NR_COMMON_EVENTS ? common_events[number].name : NULL;
+	return number < NR_COMMON_EVENTS ? pmudev_common_events[number].name : NULL;
 }
 
 const char *pmudev_event_description(uint32_t number)
 {
-	return number < NR_COMMON_EVENTS ? common_events[number].description : NULL;
+	return number < NR_COMMON_EVENTS ? pmudev_common_events[number].description : NULL;
+}
+
+const char *pmudev_event_group_name(unsigned int group)
+{
+	return group < PMUDEV_NR_GROUPS ? group_names[group] : NULL;
+}
+
+/* ---- the tables ---- */
+
+/* The architecture's event @number (common or recommended), or NULL. */
+static const struct pmudev_event_info *arch_event(uint32_t number)
+{
+	if (number < NR_COMMON_EVENTS)
+		return &pmudev_common_events[number];
+	for (size_t i = 0; i < pmudev_nr_recommended_events; i++)
+		if (pmudev_recommended_events[i].number == number)
+			return &pmudev_recommended_events[i];
+	return NULL;
+}
+
+static const struct pmudev_event_info *arch_event_named(const char *name)
+{
+	for (size_t i = 0; i < NR_COMMON_EVENTS; i++)
+		if (!strcasecmp(name, pmudev_common_events[i].name))
+			return &pmudev_common_events[i];
+	for (size_t i = 0; i < pmudev_nr_recommended_events; i++)
+		if (!strcasecmp(name, pmudev_recommended_events[i].name))
+			return &pmudev_recommended_events[i];
+	return NULL;
+}
+
+/* @core's events in number order, into @out (MAX_CORE_EVENTS); how many. */
+static size_t core_event_list(const struct core_events *core,
+			      const struct pmudev_event_info **out)
+{
+	const struct pmudev_event_info *arch[MAX_CORE_EVENTS];
+	size_t na = 0, n = 0, i = 0, j = 0;
+
+	for (size_t r = 0; r < core->nr_arch; r++) {
+		for (uint32_t nr = core->arch[r].first; nr <= core->arch[r].last; nr++) {
+			const struct pmudev_event_info *ev = arch_event(nr);
+
+			if (ev && na < MAX_CORE_EVENTS)
+				arch[na++] = ev;
+		}
+	}
+	while ((i < na || j < core->nr_own) && n < MAX_CORE_EVENTS) {
+		if (j == core->nr_own || (i < na && arch[i]->number <= core->own[j].number))
+			out[n++] = arch[i++];
+		else
+			out[n++] = &core->own[j++];
+	}
+	return n;
+}
+
+const struct pmudev_event_info *pmudev_core_event(uint32_t midr, unsigned int index)
+{
+	const struct core_events *core = pmudev_core_events(midr);
+	const struct pmudev_event_info *list[MAX_CORE_EVENTS];
+
+	if (!core || index >= core_event_list(core, list))
+		return NULL;
+	return list[index];
+}
+
+static const struct pmudev_event_info *core_event_by_number(const struct core_events *core,
+							    uint32_t number)
+{
+	for (size_t r = 0; r < core->nr_arch; r++)
+		if (number >= core->arch[r].first && number <= core->arch[r].last)
+			return arch_event(number);
+	for (size_t i = 0; i < core->nr_own; i++)
+		if (core->own[i].number == number)
+			return &core->own[i];
+	return NULL;
+}
+
+static const struct pmudev_event_info *core_event_named(const struct core_events *core,
+							const char *name)
+{
+	const struct pmudev_event_info *ev = arch_event_named(name);
+
+	if (ev)
+		return core_event_by_number(core, ev->number) == ev ? ev : NULL;
+	for (size_t i = 0; i < core->nr_own; i++)
+		if (!strcasecmp(name, core->own[i].name))
+			return &core->own[i];
+	return NULL;
+}
+
+/* The first core other than @except whose own events include @name. */
+static const struct core_events *owner_of(const char *name, const struct core_events *except,
+					  size_t from)
+{
+	for (size_t c = from; c < pmudev_nr_core_tables; c++) {
+		const struct core_events *core = &pmudev_core_tables[c];
+
+		if (core == except)
+			continue;
+		for (size_t i = 0; i < core->nr_own; i++)
+			if (!strcasecmp(name, core->own[i].name))
+				return core;
+	}
+	return NULL;
+}
+
+static const struct core_events *table_of(const struct armpmu_info *info)
+{
+	return info ? pmudev_core_events(info->midr) : NULL;
 }
 
 const char *pmudev_mode_suffix(uint32_t flags)
@@ -226,15 +279,28 @@ static enum verdict parse_raw(const char *name, bool *raw, uint32_t *number)
 	return EV_OK;
 }
 
+/* What the core itself reports (PMCEID), where it reports it. */
 static bool implemented(const struct armpmu_info *info, uint32_t number)
 {
 	if (!info || !(info->flags & ARMPMU_INFO_EVENTS_KNOWN))
 		return true;
 	if (number < 64)
 		return info->common_events & (1ULL << number);
-	if (number >= 0x4000 && number < 0x4040)
-		return info->common_events_hi & (1ULL << (number - 0x4000));
+	if (number >= COMMON_HI_BASE && number < COMMON_HI_BASE + 64)
+		return info->common_events_hi & (1ULL << (number - COMMON_HI_BASE));
 	return true;
+}
+
+/* The one answer: the core's table (if any) and the core itself agree. */
+static bool core_has(const struct armpmu_info *info, const struct core_events *core,
+		     uint32_t number)
+{
+	return (!core || core_event_by_number(core, number)) && implemented(info, number);
+}
+
+bool pmudev_event_implemented(const struct armpmu_info *info, uint32_t number)
+{
+	return core_has(info, table_of(info), number);
 }
 
 static bool is_v7(const struct armpmu_info *info)
@@ -242,33 +308,68 @@ static bool is_v7(const struct armpmu_info *info)
 	return info && info->pmu_version < ARMPMU_PMUV3;
 }
 
-static uint32_t resolve_alias(const struct event_alias *a,
-			      const struct armpmu_info *info)
+static const struct core_alias *core_alias(const struct core_events *core, const char *name)
 {
+	for (size_t i = 0; core && i < core->nr_aliases; i++)
+		if (!strcasecmp(name, core->aliases[i].alias))
+			return &core->aliases[i];
+	return NULL;
+}
+
+static uint32_t resolve_alias(const struct event_alias *a, const struct armpmu_info *info,
+			      const struct core_events *core)
+{
+	const struct core_alias *own = core_alias(core, a->alias);
+
+	if (own)
+		return own->number;
 	if (is_v7(info))
 		return a->v7;
-	if (a->v8_fallback != NO_EVENT && !implemented(info, a->v8) &&
-	    implemented(info, a->v8_fallback))
+	if (a->v8_fallback != NO_EVENT && !core_has(info, core, a->v8) &&
+	    core_has(info, core, a->v8_fallback))
 		return a->v8_fallback;
 	return a->v8;
 }
 
-static bool lookup_name(const char *name, const struct armpmu_info *info,
-			uint32_t *number)
+static const struct event_alias *alias_named(const char *name)
 {
-	for (size_t i = 0; i < NR_ALIASES; i++) {
-		if (!strcasecmp(name, aliases[i].alias)) {
-			*number = resolve_alias(&aliases[i], info);
-			return true;
-		}
+	for (size_t i = 0; i < NR_ALIASES; i++)
+		if (!strcasecmp(name, aliases[i].alias))
+			return &aliases[i];
+	return NULL;
+}
+
+/*
+ * @name against the core's table, then the architecture's events, then
+ * perf's aliases. *@checked: the table vouches for the number (no ARMv7
+ * range check then).
+ */
+static enum verdict lookup_name(const char *name, const struct armpmu_info *info,
+				uint32_t *number, bool *checked)
+{
+	const struct core_events *core = table_of(info);
+	const struct pmudev_event_info *ev;
+	const struct event_alias *alias;
+
+	*checked = core != NULL;
+	if (core && (ev = core_event_named(core, name))) {
+		*number = ev->number;
+		return EV_OK;
 	}
-	for (size_t i = 0; i < NR_COMMON_EVENTS; i++) {
-		if (!strcasecmp(name, common_events[i].name)) {
-			*number = common_events[i].number;
-			return true;
-		}
+	if ((ev = arch_event_named(name))) {
+		*number = ev->number;
+		if (core && is_v7(info) && ev->number > ARMV7_LAST_COMMON &&
+		    ev->number < NR_COMMON_EVENTS)
+			return EV_NOT_ARMV7;
+		return core ? EV_NOT_IMPLEMENTED : EV_OK;
 	}
-	return false;
+	if ((alias = alias_named(name))) {
+		*number = resolve_alias(alias, info, core);
+		if (core && !core_event_by_number(core, *number))
+			return EV_NOT_IMPLEMENTED;
+		return EV_OK;
+	}
+	return owner_of(name, core, 0) ? EV_OTHER_CORE : EV_UNKNOWN;
 }
 
 /* Copy the name part of @spec (before any ':') into @name. */
@@ -301,7 +402,7 @@ static enum verdict parse(const char *spec, const struct armpmu_info *info,
 	char name[MAX_SPEC];
 	const char *mod;
 	enum verdict v;
-	bool raw;
+	bool raw, checked = false;
 
 	v = split_spec(spec, name, &mod);
 	if (v)
@@ -317,12 +418,12 @@ static enum verdict parse(const char *spec, const struct armpmu_info *info,
 	v = parse_raw(name, &raw, &ev->number);
 	if (v)
 		return v;
-	if (!raw && !lookup_name(name, info, &ev->number))
-		return EV_UNKNOWN;
+	if (!raw && (v = lookup_name(name, info, &ev->number, &checked)))
+		return v;
 	/* The hardware ignores wider bits: it would count another event. */
 	if (info && info->event_bits < 32 && ev->number >> info->event_bits)
 		return EV_TOO_WIDE;
-	if (!raw && is_v7(info) && ev->number > ARMV7_LAST_COMMON)
+	if (!raw && !checked && is_v7(info) && ev->number > ARMV7_LAST_COMMON)
 		return EV_NOT_ARMV7;
 	return implemented(info, ev->number) ? EV_OK : EV_NOT_IMPLEMENTED;
 }
@@ -386,33 +487,68 @@ static int by_distance(const void *a, const void *b)
 	return strcmp(ca->name, cb->name);
 }
 
-int pmudev_event_suggest(const char *spec, char *buf, size_t len, int max)
+/*
+ * The names the core @info describes has (all the architecture's without a
+ * table; on ARMv7 without one, the first 30), and the aliases; with
+ * @reported_only, less those the core reports it lacks.
+ */
+static size_t candidates(const char *name, const struct armpmu_info *info,
+			 bool reported_only, struct candidate *all)
 {
-	struct candidate all[NR_ALIASES + NR_COMMON_EVENTS];
+	const struct core_events *core = table_of(info);
+	const struct pmudev_event_info *list[MAX_CORE_EVENTS];
+	size_t n = 0, nr;
+
+	for (size_t i = 0; i < NR_ALIASES; i++)
+		all[n++] = (struct candidate){ aliases[i].alias, distance(name, aliases[i].alias) };
+	if (core) {
+		nr = core_event_list(core, list);
+	} else {
+		nr = 0;
+		for (size_t i = 0; i < NR_COMMON_EVENTS; i++)
+			list[nr++] = &pmudev_common_events[i];
+		for (size_t i = 0; i < pmudev_nr_recommended_events; i++)
+			list[nr++] = &pmudev_recommended_events[i];
+	}
+	for (size_t i = 0; i < nr; i++) {
+		if ((reported_only && !implemented(info, list[i]->number)) ||
+		    (!core && is_v7(info) && list[i]->number > ARMV7_LAST_COMMON))
+			continue;
+		all[n++] = (struct candidate){ list[i]->name, distance(name, list[i]->name) };
+	}
+	return n;
+}
+
+/*
+ * Up to @max names near @spec. Close means, for a typo (@loose false): at
+ * most a third of the letters differ (or two), and not much further than
+ * the closest, likely the one meant, spelt right even if the core reports
+ * it lacks it (the next message says so); for a name the core lacks
+ * (@loose), the closest it has, within half the letters.
+ */
+static int suggest(const char *spec, const struct armpmu_info *info, char *buf, size_t len,
+		   int max, bool loose)
+{
+	struct candidate all[NR_ALIASES + MAX_CORE_EVENTS];
 	char name[MAX_SPEC];
 	const char *mod;
-	size_t n = 0, used = 0;
+	size_t n, used = 0, nlen;
 	int written = 0, limit;
 
 	if (len)
 		buf[0] = '\0';
 	if (split_spec(spec, name, &mod))
 		return 0;
-	for (size_t i = 0; i < NR_ALIASES; i++)
-		all[n++] = (struct candidate){ aliases[i].alias,
-					       distance(name, aliases[i].alias) };
-	for (size_t i = 0; i < NR_COMMON_EVENTS; i++)
-		all[n++] = (struct candidate){ common_events[i].name,
-					       distance(name, common_events[i].name) };
+	n = candidates(name, info, loose, all);
 	qsort(all, n, sizeof(all[0]), by_distance);
-
-	/*
-	 * Close means: at most a third of the letters differ (or two), and
-	 * not much further than the closest, which is likely the one meant.
-	 */
-	limit = strlen(name) / 3 > 2 ? (int)strlen(name) / 3 : 2;
-	if (all[0].distance + 1 < limit)
-		limit = all[0].distance + 1;
+	nlen = strlen(name);
+	if (loose) {
+		limit = nlen / 2 > 3 ? (int)nlen / 2 : 3;
+	} else {
+		limit = nlen / 3 > 2 ? (int)nlen / 3 : 2;
+		if (all[0].distance + 1 < limit)
+			limit = all[0].distance + 1;
+	}
 	for (size_t i = 0; i < n && written < max; i++) {
 		size_t need = strlen(all[i].name) + (written ? 2 : 0);
 
@@ -425,14 +561,66 @@ int pmudev_event_suggest(const char *spec, char *buf, size_t len, int max)
 	return written;
 }
 
-static void describe_number(char *buf, size_t len, uint32_t number)
+int pmudev_event_suggest(const char *spec, char *buf, size_t len, int max)
 {
-	const char *name = pmudev_event_name(number);
+	return suggest(spec, NULL, buf, len, max, false);
+}
 
+int pmudev_event_suggest_for(const char *spec, const struct armpmu_info *info,
+			     char *buf, size_t len, int max)
+{
+	return suggest(spec, info, buf, len, max, false);
+}
+
+const char *pmudev_event_note(const char *spec, const struct armpmu_info *info)
+{
+	const struct core_events *core = table_of(info);
+	const struct core_alias *own;
+	const struct event_alias *alias;
+	char name[MAX_SPEC];
+	const char *mod;
+
+	if (split_spec(spec, name, &mod) || !(alias = alias_named(name)))
+		return NULL;
+	if ((own = core_alias(core, name)))
+		return own->note;
+	if (alias->v8_fallback != NO_EVENT && info &&
+	    resolve_alias(alias, info, core) == alias->v8_fallback)
+		return "PC_WRITE_RETIRED: taken branches only; no BR_RETIRED here";
+	return NULL;
+}
+
+/* "NAME (0x..)" for @number as the core @info describes names it. */
+static void describe_number(char *buf, size_t len, const struct armpmu_info *info,
+			    uint32_t number)
+{
+	const struct core_events *core = table_of(info);
+	const struct pmudev_event_info *ev = core ? core_event_by_number(core, number) : NULL;
+	const char *name = ev ? ev->name : NULL;
+
+	if (!name && arch_event(number))
+		name = arch_event(number)->name;
 	if (name)
 		snprintf(buf, len, "%s (0x%02x)", name, number);
 	else
 		snprintf(buf, len, "event 0x%x", number);
+}
+
+/* "the Cortex-A7 and the Cortex-A53": the cores whose own event is @name. */
+static void owners(char *buf, size_t len, const char *name, const struct core_events *except)
+{
+	const struct core_events *core;
+	size_t used = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (size_t from = 0; (core = owner_of(name, except, from)); from = core - pmudev_core_tables + 1) {
+		uint32_t midr = IMPLEMENTER_ARM << 24 | (uint32_t)core->part << 4;
+
+		if (used < len)
+			used += snprintf(buf + used, len - used, "%s%s", n++ ? ", " : "",
+					 pmudev_core_name(midr));
+	}
 }
 
 int pmudev_event_error(const char *spec, const struct armpmu_info *info,
@@ -442,9 +630,13 @@ int pmudev_event_error(const char *spec, const struct armpmu_info *info,
 	enum verdict v = parse(spec, info, &ev);
 	const char *colon = strchr(spec, ':');
 	const char *core = info ? pmudev_core_name(info->midr) : NULL;
-	char what[48], near[96];
+	char what[48], near[128], cores[96], name[MAX_SPEC];
+	const char *mod;
 
-	describe_number(what, sizeof(what), ev.number);
+	describe_number(what, sizeof(what), info, ev.number);
+	near[0] = '\0';
+	if (v == EV_NOT_IMPLEMENTED || v == EV_OTHER_CORE)
+		suggest(spec, info, near, sizeof(near), 3, true);
 	switch (v) {
 	case EV_OK:
 		if (len)
@@ -465,7 +657,7 @@ int pmudev_event_error(const char *spec, const struct armpmu_info *info,
 			 spec);
 		break;
 	case EV_UNKNOWN:
-		if (pmudev_event_suggest(spec, near, sizeof(near), 3))
+		if (suggest(spec, info, near, sizeof(near), 3, false))
 			snprintf(buf, len, "unknown event '%s'; did you mean %s?", spec,
 				 near);
 		else
@@ -480,8 +672,19 @@ int pmudev_event_error(const char *spec, const struct armpmu_info *info,
 			 what);
 		break;
 	case EV_NOT_IMPLEMENTED:
-		snprintf(buf, len, "%s is not implemented by this core%s%s%s", what,
-			 core ? " (" : "", core ? core : "", core ? ")" : "");
+		snprintf(buf, len, "%s is not implemented by this core%s%s%s%s%s", what,
+			 core ? " (" : "", core ? core : "", core ? ")" : "",
+			 *near ? "; closest it has: " : "", near);
+		break;
+	case EV_OTHER_CORE:
+		split_spec(spec, name, &mod);
+		owners(cores, sizeof(cores), name, table_of(info));
+		if (table_of(info))
+			snprintf(buf, len, "%s is an event of the %s, not of this core (%s)%s%s",
+				 name, cores, core, *near ? "; closest it has: " : "", near);
+		else
+			snprintf(buf, len, "%s is an event of the %s only: on another core, "
+				 "give its number", name, cores);
 		break;
 	}
 	return verdict_errno(v);

@@ -12,6 +12,10 @@
 
 #include "pmudev.h"
 
+#define MIDR_IMPLEMENTER(midr)	((midr) >> 24)
+#define MIDR_PART(midr)		(((midr) >> 4) & 0xfff)
+#define IMPLEMENTER_ARM		0x41
+
 /* "cycles/64:u" and the like. */
 #define CYCLES_NAME_MAX 16
 
@@ -30,6 +34,44 @@ struct pmudev {
 	char *counter_name[ARMPMU_MAX_COUNTERS];
 	char cycles_name[CYCLES_NAME_MAX];
 };
+
+/* The event tables (event-tables.c). */
+struct event_range {
+	uint16_t first, last;
+};
+
+/* perf's generic name @alias counts event @number on this core; @note says why. */
+struct core_alias {
+	const char *alias;
+	uint32_t number;
+	const char *note;
+};
+
+/*
+ * One core's events: the architectural ones it implements (ranges over the
+ * common and recommended tables: numbers neither table has are skipped),
+ * its own ones in ascending order, and its stand-ins for perf's aliases.
+ */
+struct core_events {
+	uint16_t part;			/* MIDR part number; implementer Arm */
+	uint8_t event_bits;		/* 8 ARMv7, 10 ARMv8.0, 16 from ARMv8.1 */
+	const struct event_range *arch;
+	size_t nr_arch;
+	const struct pmudev_event_info *own;
+	size_t nr_own;
+	const struct core_alias *aliases;
+	size_t nr_aliases;
+};
+
+extern const struct pmudev_event_info pmudev_common_events[];
+extern const size_t pmudev_nr_common_events;
+extern const struct pmudev_event_info pmudev_recommended_events[];
+extern const size_t pmudev_nr_recommended_events;
+extern const struct core_events pmudev_core_tables[];
+extern const size_t pmudev_nr_core_tables;
+
+/* The table of the core with MIDR @midr, or NULL. */
+const struct core_events *pmudev_core_events(uint32_t midr);
 
 /* True if @spec names the cycle counter ("cycles", any case and modifier). */
 bool pmudev_spec_is_cycles(const char *spec);

@@ -175,8 +175,9 @@ const char *pmudev_strerror(int err);
 /*
  * Events by name.
  *
- * A spec is an architectural common event name (INST_RETIRED,
- * L1D_CACHE_REFILL, ...), a perf alias (cycles, instructions,
+ * A spec is an event name (the architecture's, INST_RETIRED,
+ * L1D_CACHE_REFILL, L1D_CACHE_RD, ..., or the core's own, see
+ * pmudev_core_event()), a perf alias (cycles, instructions,
  * cache-references, cache-misses, branches, branch-misses), in any case, or
  * a raw hexadecimal number (0x11, r11), optionally followed by :u (user
  * mode only), :k (kernel mode only) or :uk (both). Without a modifier, both
@@ -192,7 +193,8 @@ struct pmudev_event {
  * Parse @spec. @info (may be NULL) is the core's: with it, aliases resolve
  * for that core, and a number too wide for its event_bits gives -ERANGE;
  * an event the core reports as not implemented (ARMPMU_INFO_EVENTS_KNOWN),
- * or an ARMv8-only name on an ARMv7 core, gives -ENOENT. An unknown name,
+ * a name its table lacks (another core's own event, say), or an
+ * ARMv8-only name on an ARMv7 core without a table, gives -ENOENT. An unknown name,
  * a bad modifier or a bad number gives -EINVAL. pmudev_event_error() says
  * which, in words.
  */
@@ -219,6 +221,83 @@ const char *pmudev_event_name(uint32_t number);
 
 /* One line describing common event @number, or NULL. */
 const char *pmudev_event_description(uint32_t number);
+
+/*
+ * Events per core. libpmudev has a table for each of a list of cores
+ * (pmudev_known_core()): the architecture's events the core implements
+ * and its own IMPLEMENTATION DEFINED ones, by the names Linux perf uses for
+ * arm64 cores. Given a struct armpmu_info of such a core,
+ * pmudev_event_parse() resolves a name against that core's table first,
+ * then the architecture's events, then perf's aliases (mapped to what the
+ * core has: pmudev_event_note()), and refuses a name the core lacks.
+ */
+enum pmudev_event_group {
+	PMUDEV_GROUP_CYCLES,	/* cycles and instructions */
+	PMUDEV_GROUP_CACHE,
+	PMUDEV_GROUP_TLB,
+	PMUDEV_GROUP_BRANCH,
+	PMUDEV_GROUP_MEMORY,	/* memory and bus */
+	PMUDEV_GROUP_STALL,
+	PMUDEV_GROUP_OTHER,
+	PMUDEV_NR_GROUPS,
+};
+
+/* struct pmudev_event_info.flags: the core's own, IMPLEMENTATION DEFINED. */
+#define PMUDEV_EVENT_IMPDEF	(1U << 0)
+
+/* Owned by the library, never freed; fields are only ever added at the end. */
+struct pmudev_event_info {
+	uint32_t number;
+	uint32_t group;		/* enum pmudev_event_group */
+	uint32_t flags;		/* PMUDEV_EVENT_* */
+	const char *name;
+	const char *description;
+};
+
+/*
+ * The name of the @index-th core with an event table (from 0); NULL past
+ * the last. @info (may be NULL) gets what such a core would report about
+ * itself, as far as the table knows: midr (variant and revision 0),
+ * pmu_version and event_bits; the rest 0. It serves pmudev_event_parse()
+ * and pmudev_core_event() without a device.
+ */
+const char *pmudev_known_core(unsigned int index, struct armpmu_info *info);
+
+/*
+ * The @index-th event (from 0, in number order) of the table of the core
+ * with MIDR @midr; NULL past the last, or if libpmudev has no table for
+ * that core.
+ */
+const struct pmudev_event_info *pmudev_core_event(uint32_t midr, unsigned int index);
+
+/*
+ * Whether the core @info describes (NULL: any core) counts event @number:
+ * its table lists it (cores with a table) and the core does not report it
+ * missing (ARMPMU_INFO_EVENTS_KNOWN: 0x00-0x3f, and 0x4000-0x403f from
+ * ARMv8.1). Numbers a core neither lists nor reports are assumed counted
+ * where the core has no table.
+ */
+bool pmudev_event_implemented(const struct armpmu_info *info, uint32_t number);
+
+/* "cycles and instructions", "caches", ...; NULL for no such group. */
+const char *pmudev_event_group_name(unsigned int group);
+
+/*
+ * pmudev_event_suggest() for the core @info describes (may be NULL): the
+ * names closest to @spec among the events that core has, and perf's
+ * aliases. Returns how many were written.
+ */
+int pmudev_event_suggest_for(const char *spec, const struct armpmu_info *info,
+			     char *buf, size_t len, int max);
+
+/*
+ * When a perf alias in @spec resolves on the core @info describes to an
+ * event that only stands in for what perf means ("branches" on a core
+ * without BR_RETIRED), one short line saying so, the event's name first
+ * ("BR_PRED: speculative; no BR_RETIRED or PC_WRITE_RETIRED here"); else
+ * NULL.
+ */
+const char *pmudev_event_note(const char *spec, const struct armpmu_info *info);
 
 /*
  * Count @spec. The alias "cycles" (any case, any modifier) is the cycle

@@ -98,7 +98,8 @@ if [ "$counters" = 4 ] || [ "$cpu" = cortex-a15 ]; then
 	expect 0 "architecture's common events" "list says the ARMv7 core cannot tell" pmuctl list
 else
 	expect 0 'the common events it implements' "list gives what the ARMv8 core implements" pmuctl list
-	check "list leaves out what the core does not implement" absent L1D_CACHE_REFILL "$out"
+	# The name alone: L1D_CACHE_REFILL_RD (0x42) is listed, QEMU cannot say.
+	check "list leaves out what the core does not implement" absent '^  L1D_CACHE_REFILL ' "$out"
 fi
 expect 0 'armpmu loaded, 0 open files, poll_ms=50' "status: the module and its parameter" pmuctl status
 expect 0 'group armpmu, mode 0660' "status: the device's group and mode" pmuctl status

@@ -3,21 +3,26 @@
  * libpmudev-unit: the library's pure logic on the host, no device needed:
  * event names with fake struct armpmu_info values for an ARMv7 core, an
  * ARMv8.0 core that lists its events and an ARMv8.1 one, suggestions and
- * error messages, core names, messages for errors, and the region reports'
- * exact text. Built from the library's sources; prints TAP, exits 1 if any
+ * error messages, core names, messages for errors, the event tables of
+ * every known core and names resolved against each, and the region
+ * reports' exact text. Built from the library's sources; prints TAP, exits 1 if any
  * test failed.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 #include "tap.h"
 
 #define MIDR_A7		0x410fc075
 #define MIDR_A72	0x410fd083
+/* A core without an event table: names resolve as the architecture has them. */
+#define MIDR_N1		0x414fd0c1
 
 static const struct armpmu_info v7 = {
 	.midr = MIDR_A7,
@@ -29,7 +34,7 @@ static const struct armpmu_info v7 = {
 
 /* Lists its events: all of 0x00-0x3f but BR_RETIRED (0x21) and 0x3f. */
 static const struct armpmu_info v8 = {
-	.midr = MIDR_A72,
+	.midr = MIDR_N1,
 	.pmu_version = ARMPMU_PMUV3,
 	.num_counters = 6,
 	.flags = ARMPMU_INFO_CAN_FILTER | ARMPMU_INFO_EVENTS_KNOWN |
@@ -250,7 +255,7 @@ static void test_messages(void)
 	expect_message("", &v8, -EINVAL, "no event name");
 	expect_message("0x400", &v8, -ERANGE, "event 0x400 does not fit this core's 10-bit");
 	expect_message("BR_RETIRED", &v8, -ENOENT,
-		       "BR_RETIRED (0x21) is not implemented by this core (Cortex-A72)");
+		       "BR_RETIRED (0x21) is not implemented by this core (Neoverse-N1)");
 	expect_message("CHAIN", &v7, -ENOENT, "CHAIN (0x1e) is an ARMv8 event");
 	tap_check(pmudev_event_error("xyzzy_plugh", NULL, small, sizeof(small)) == -EINVAL &&
 		  strlen(small) == sizeof(small) - 1,
@@ -278,6 +283,258 @@ static void test_strerror(void)
 	tap_check(distinct, "strerror: the library's own errors get its own words", "%s", "");
 	tap_check(!strcmp(pmudev_strerror(-EINVAL), strerror(EINVAL)),
 		  "strerror: other errors get the C library's", "%s", pmudev_strerror(-EINVAL));
+}
+
+/* ---- event tables per core ---- */
+
+/* The cores issue 15 asks for, with the width of their event numbers. */
+static const struct {
+	const char *name;
+	uint32_t part, bits;
+	uint32_t instructions, branches;	/* what the aliases count there */
+} cores[] = {
+	{ "Cortex-A7", 0xc07, 8, 0x08, 0x0c },
+	{ "Cortex-A8", 0xc08, 8, 0x08, 0x0c },
+	{ "Cortex-A9", 0xc09, 8, 0x68, 0x0c },
+	{ "Cortex-A15", 0xc0f, 8, 0x08, 0x76 },
+	{ "Cortex-A53", 0xd03, 10, 0x08, 0x0c },
+	{ "Cortex-A55", 0xd05, 16, 0x08, 0x21 },
+	{ "Cortex-A57", 0xd07, 10, 0x08, 0x12 },
+	{ "Cortex-A72", 0xd08, 10, 0x08, 0x12 },
+	{ "Cortex-A73", 0xd09, 10, 0x08, 0x0c },
+	{ "Cortex-A76", 0xd0b, 16, 0x08, 0x21 },
+};
+
+#define NR_CORES (sizeof(cores) / sizeof(cores[0]))
+
+/* What the driver would report for the core: no event list (as on ARMv7). */
+static struct armpmu_info core_info(uint32_t part, uint32_t bits)
+{
+	return (struct armpmu_info){
+		.midr = 0x410f0000 | part << 4,
+		.pmu_version = bits == 8 ? ARMPMU_PMUV2 : bits == 10 ? ARMPMU_PMUV3 : 4,
+		.flags = ARMPMU_INFO_CAN_FILTER | ARMPMU_INFO_KERNEL_ALLOWED,
+		.event_bits = bits,
+	};
+}
+
+static bool name_ok(const char *name)
+{
+	if (!name || !*name || strlen(name) > 26)
+		return false;
+	for (; *name; name++)
+		if (!((*name >= 'A' && *name <= 'Z') || (*name >= '0' && *name <= '9') ||
+		      *name == '_'))
+			return false;
+	return true;
+}
+
+static void test_table(const char *core, uint32_t part, uint32_t bits)
+{
+	uint32_t midr = 0x410f0000 | part << 4;
+	const struct pmudev_event_info *ev, *prev = NULL;
+	const struct core_events *table = pmudev_core_events(midr);
+	unsigned int n = 0, own = 0;
+	char name[96], why[160] = "";
+
+	snprintf(name, sizeof(name), "%s (part %#x) has a table of %u-bit events", core, part,
+		 bits);
+	tap_check(table && table->event_bits == bits && pmudev_core_event(midr, 0), name,
+		  "%s", table ? "another width" : "no table");
+	if (!table)
+		return;
+	for (; (ev = pmudev_core_event(midr, n)); prev = ev, n++) {
+		if (prev && ev->number <= prev->number)
+			snprintf(why, sizeof(why), "0x%x after 0x%x: twice or out of order",
+				 ev->number, prev->number);
+		if (ev->number >> bits)
+			snprintf(why, sizeof(why), "0x%x is wider than %u bits", ev->number, bits);
+		if (!name_ok(ev->name) || !ev->description || !*ev->description ||
+		    strlen(ev->description) > 60)
+			snprintf(why, sizeof(why), "0x%x: bad name or description", ev->number);
+		if (!pmudev_event_group_name(ev->group))
+			snprintf(why, sizeof(why), "0x%x %s: in no group", ev->number, ev->name);
+		for (unsigned int i = 0; i < n; i++)
+			if (!strcasecmp(pmudev_core_event(midr, i)->name, ev->name))
+				snprintf(why, sizeof(why), "%s twice", ev->name);
+		own += !!(ev->flags & PMUDEV_EVENT_IMPDEF);
+	}
+	snprintf(name, sizeof(name), "%s: numbers ascending and unique, within %u bits, "
+		 "names unique, every event in a group", core, bits);
+	tap_check(!*why, name, "%s", why);
+	/* A range that begins or ends in a gap of the architecture is a typo. */
+	*why = '\0';
+	for (size_t r = 0; r < table->nr_arch; r++) {
+		uint32_t first = table->arch[r].first, last = table->arch[r].last;
+		bool has_first = false, has_last = false;
+
+		for (unsigned int i = 0; (ev = pmudev_core_event(midr, i)); i++) {
+			has_first |= ev->number == first && !(ev->flags & PMUDEV_EVENT_IMPDEF);
+			has_last |= ev->number == last && !(ev->flags & PMUDEV_EVENT_IMPDEF);
+		}
+		if (first > last || !has_first || !has_last)
+			snprintf(why, sizeof(why), "range 0x%x-0x%x", first, last);
+	}
+	snprintf(name, sizeof(name), "%s: its ranges begin and end at architectural events",
+		 core);
+	tap_check(!*why, name, "%s", why);
+	tap_note("%s: %u events, %u of them its own", core, n, own);
+}
+
+static void test_tables(void)
+{
+	const char *name;
+	struct armpmu_info info;
+	unsigned int known = 0;
+	bool listed[NR_CORES] = { false };
+	bool all = true;
+
+	for (; (name = pmudev_known_core(known, &info)); known++) {
+		bool found = false;
+		uint32_t part = (info.midr >> 4) & 0xfff;
+
+		for (size_t i = 0; i < NR_CORES; i++) {
+			if (!strcmp(name, cores[i].name) && part == cores[i].part &&
+			    info.event_bits == cores[i].bits &&
+			    info.midr == core_info(part, cores[i].bits).midr &&
+			    info.pmu_version == core_info(part, cores[i].bits).pmu_version) {
+				listed[i] = true;
+				found = true;
+			}
+		}
+		if (!found)
+			test_table(name, part, info.event_bits);
+	}
+	for (size_t i = 0; i < NR_CORES; i++)
+		all &= listed[i];
+	tap_check(all, "every core of the list has a table, its MIDR, version and width "
+		  "(pmudev_known_core)", "%u known", known);
+	for (size_t i = 0; i < NR_CORES; i++)
+		test_table(cores[i].name, cores[i].part, cores[i].bits);
+	tap_check(!pmudev_core_event(MIDR_N1, 0) && !pmudev_core_event(0x510fd080, 0) &&
+		  !pmudev_known_core(known, NULL),
+		  "no table for an unknown core; nothing past the last", "%s", "");
+	tap_check(!pmudev_event_group_name(PMUDEV_NR_GROUPS) &&
+		  !strcmp(pmudev_event_group_name(PMUDEV_GROUP_MEMORY), "memory and bus"),
+		  "group names", "%s", "");
+	/* Common events are indexed by number; recommended ones ascend. */
+	all = true;
+	for (size_t i = 0; i < pmudev_nr_common_events; i++)
+		all &= pmudev_common_events[i].number == i;
+	for (size_t i = 1; i < pmudev_nr_recommended_events; i++)
+		all &= pmudev_recommended_events[i].number > pmudev_recommended_events[i - 1].number;
+	tap_check(all, "the architecture's tables: common by index, recommended ascending",
+		  "%s", "");
+}
+
+/* @spec on the core @core gives @number. */
+static void expect_on(const char *core, const struct armpmu_info *info, const char *spec,
+		      uint32_t number)
+{
+	expect_event(spec, info, core, number, 0);
+}
+
+/* Every event of every table parses by its name on its core, and only there. */
+static void test_core_names_resolve(void)
+{
+	for (size_t c = 0; c < NR_CORES; c++) {
+		struct armpmu_info info = core_info(cores[c].part, cores[c].bits);
+		const struct pmudev_event_info *ev;
+		struct pmudev_event pe;
+		char name[96], lower[64];
+		bool ok = true;
+		unsigned int i;
+
+		for (i = 0; ok && (ev = pmudev_core_event(info.midr, i)); i++) {
+			size_t k;
+
+			for (k = 0; ev->name[k] && k < sizeof(lower) - 1; k++)
+				lower[k] = tolower((unsigned char)ev->name[k]);
+			lower[k] = '\0';
+			ok = !pmudev_event_parse(ev->name, &info, &pe) && pe.number == ev->number &&
+			     !pmudev_event_parse(lower, &info, &pe) && pe.number == ev->number;
+		}
+		snprintf(name, sizeof(name), "%s: every event of its table parses by name",
+			 cores[c].name);
+		tap_check(ok, name, "%s", ok ? "" : ev->name);
+		expect_on(cores[c].name, &info, "cycles", 0x11);
+		expect_on(cores[c].name, &info, "instructions", cores[c].instructions);
+		expect_on(cores[c].name, &info, "branches", cores[c].branches);
+		expect_on(cores[c].name, &info, "cache-misses", 0x03);
+		expect_on(cores[c].name, &info, "branch-misses", 0x10);
+	}
+}
+
+/* Refusals, typos and stand-ins, per core. */
+static void test_core_messages(void)
+{
+	struct armpmu_info a7 = core_info(0xc07, 8), a9 = core_info(0xc09, 8);
+	struct armpmu_info a15 = core_info(0xc0f, 8), a53 = core_info(0xd03, 10);
+	struct armpmu_info a72 = core_info(0xd08, 10), a76 = core_info(0xd0b, 16);
+	struct armpmu_info a72_qemu = a72;
+	const char *note;
+
+	expect_event("BR_INDIRECT_SPEC", &a72, "Cortex-A72", 0x7a, 0);
+	expect_event("l2d_cache_refill_rd:u", &a72, "Cortex-A72", 0x52, ARMPMU_EXCLUDE_KERNEL);
+	expect_event("PREFETCH_LINEFILL", &a53, "Cortex-A53", 0xc2, 0);
+	expect_event("PREFETCH_LINEFILL", &a7, "Cortex-A7", 0xc2, 0);
+	expect_event("STALL_BACKEND", &a76, "Cortex-A76", 0x24, 0);
+	expect_event("L1D_CACHE_RD", &a15, "Cortex-A15: ARMv7 with ARMv8's numbers", 0x40, 0);
+	expect_event("INST_RENAME", &a9, "Cortex-A9", 0x68, 0);
+	/* Raw numbers stay free: the tables do not list everything. */
+	expect_event("0xc2", &a72, "Cortex-A72", 0xc2, 0);
+	expect_event("L1D_CACHE_RD", NULL, "no info: the architecture's", 0x40, 0);
+
+	expect_message("LD_RETIRED", &a72, -ENOENT,
+		       "LD_RETIRED (0x06) is not implemented by this core (Cortex-A72)");
+	expect_message("BR_RETIRED", &a72, -ENOENT, "closest it has: BR_PRED");
+	expect_message("STALL_FRONTEND", &a53, -ENOENT, "not implemented by this core (Cortex-A53)");
+	expect_message("INST_RETIRED", &a9, -ENOENT, "not implemented by this core (Cortex-A9)");
+	expect_message("L1D_CACHE_RD", &a7, -ENOENT, "not implemented by this core (Cortex-A7)");
+	expect_message("PREFETCH_LINEFILL", &a72, -ENOENT,
+		       "PREFETCH_LINEFILL is an event of the Cortex-A7, Cortex-A53, not of this "
+		       "core (Cortex-A72)");
+	expect_message("STALL_BACKEND_LD", &a76, -ENOENT,
+		       "STALL_BACKEND_LD is an event of the Cortex-A55, not of this core "
+		       "(Cortex-A76); closest it has: STALL_BACKEND");
+	expect_message("IC_DEP_STALL", NULL, -ENOENT,
+		       "IC_DEP_STALL is an event of the Cortex-A53 only");
+	expect_message("PREFETCH_LINFILL", &a53, -EINVAL,
+		       "unknown event 'PREFETCH_LINFILL'; did you mean PREFETCH_LINEFILL?");
+	expect_message("L1D_CACHE_REFIL", &a72, -EINVAL, "did you mean L1D_CACHE_REFILL");
+
+	/* The core's own report (QEMU lists few) narrows the table further. */
+	a72_qemu.flags |= ARMPMU_INFO_EVENTS_KNOWN;
+	a72_qemu.common_events = ~(1ULL << 0x03);
+	expect_message("L1D_CACHE_REFILL", &a72_qemu, -ENOENT,
+		       "L1D_CACHE_REFILL (0x03) is not implemented by this core (Cortex-A72)");
+	expect_event("L1D_CACHE_REFILL_RD", &a72_qemu, "Cortex-A72 under QEMU", 0x42, 0);
+	/* A typo gets the name meant, which then says it is not counted here. */
+	expect_message("L1D_CACHE_REFIL", &a72_qemu, -EINVAL, "did you mean L1D_CACHE_REFILL,");
+	expect_message("BR_RETIRED", &a72_qemu, -ENOENT, "closest it has: BR_PRED");
+
+	tap_check(!pmudev_event_implemented(&a72, 0x06) && pmudev_event_implemented(&a72, 0x40) &&
+		  !pmudev_event_implemented(&a72_qemu, 0x03) &&
+		  pmudev_event_implemented(&a72_qemu, 0x42) &&
+		  pmudev_event_implemented(&v8, 0x06) && !pmudev_event_implemented(&v8, 0x21) &&
+		  pmudev_event_implemented(NULL, 0x21) && pmudev_event_implemented(&a53, 0xe1) &&
+		  !pmudev_event_implemented(&a53, 0x23),
+		  "event_implemented: the table and the core's own report, together", "%s", "");
+
+	note = pmudev_event_note("branches", &a72);
+	tap_check(note && strstr(note, "BR_PRED") && strstr(note, "speculative"),
+		  "note: branches on the Cortex-A72 is BR_PRED, a speculative stand-in", "%s",
+		  note ? note : "none");
+	note = pmudev_event_note("branches:u", &a53);
+	tap_check(note && strstr(note, "PC_WRITE_RETIRED"),
+		  "note: branches on the Cortex-A53 is PC_WRITE_RETIRED, taken only", "%s",
+		  note ? note : "none");
+	note = pmudev_event_note("instructions", &a9);
+	tap_check(note && strstr(note, "INST_RENAME"),
+		  "note: instructions on the Cortex-A9 is INST_RENAME", "%s", note ? note : "none");
+	tap_check(!pmudev_event_note("branches", &a76) && !pmudev_event_note("cycles", &a72) &&
+		  !pmudev_event_note("INST_RETIRED", &a72) && !pmudev_event_note("branches", NULL),
+		  "note: none where the alias counts what perf means", "%s", "");
 }
 
 /* ---- reports ---- */
@@ -461,6 +718,9 @@ int main(void)
 	test_suggest();
 	test_messages();
 	test_core_names();
+	test_tables();
+	test_core_names_resolve();
+	test_core_messages();
 	test_strerror();
 	test_reports();
 	test_calibrated_reports();

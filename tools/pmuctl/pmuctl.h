@@ -4,6 +4,7 @@
 #define PMUCTL_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <pmudev.h>
 
 /* Exit statuses, as pmuctl(1) documents them. */
@@ -41,6 +42,9 @@ const char *group_digits(unsigned long long value, char *buf, size_t len);
  * to go on, or the exit status to return (after @help, or a usage error).
  */
 int parse_cpu_option(int argc, char **argv, int *cpu, const char *help);
+
+/* @s as a JSON string, quoted and escaped. */
+void json_string(FILE *out, const char *s);
 
 /* Whether argv (after the subcommand) asks for --help or -h. */
 bool wants_help(int argc, char **argv);

@@ -838,20 +838,6 @@ static void print_separated(FILE *out, const struct stat_run *run, const char *s
 	}
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", *s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void print_json(FILE *out, const struct stat_run *run, char **cmd)
 {
 	static const char *const target_names[] = {
