@@ -22,6 +22,7 @@
 #include "devio.h"
 #include "tap.h"
 
+#define EV_SW_INCR		0x00
 #define EV_INST_RETIRED		0x08
 #define EV_CPU_CYCLES		0x11
 #define SPIN			200000UL
@@ -210,7 +211,22 @@ static void check_perf_counts_on(int pfd, const char *how, const char *what)
 }
 
 /*
- * armpmu counts INST_RETIRED:u on counter 0; perf arrives with INST_RETIRED
+ * An event both armpmu and perf put on an event counter: INST_RETIRED under
+ * icount, where it counts; otherwise SW_INCR, the one other event QEMU's
+ * PMCEID lists (CPU_CYCLES would go to perf's cycle counter).
+ */
+static __u32 shared_event(void)
+{
+	return icount ? EV_INST_RETIRED : EV_SW_INCR;
+}
+
+static const char *shared_event_name(void)
+{
+	return icount ? "INST_RETIRED" : "SW_INCR";
+}
+
+/*
+ * armpmu counts the shared event in user mode on counter 0; perf arrives with it
  * on CPU 0 and takes counter 0, user-only (the very encoding armpmu wrote)
  * or kernel and user. armpmu must see it, and its STOP and close must
  * leave perf's counter running.
@@ -223,15 +239,17 @@ static void test_takeover(bool user_only)
 	char name[160];
 
 	err = open_bound(0, &fd);
-	err = err ? err : program(fd, 0, EV_INST_RETIRED, ARMPMU_EXCLUDE_KERNEL);
+	err = err ? err : program(fd, 0, shared_event(), ARMPMU_EXCLUDE_KERNEL);
 	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
-	snprintf(name, sizeof(name), "armpmu counts INST_RETIRED:u on counter 0 (perf: %s)", how);
+	snprintf(name, sizeof(name), "armpmu counts %s:u on counter 0 (perf: %s)",
+		 shared_event_name(), how);
 	if (!tap_errno(err, 0, name)) {
 		dev_close(&fd);
 		return;
 	}
-	err = perf_open_filtered(EV_INST_RETIRED, user_only, &pfd);
-	snprintf(name, sizeof(name), "perf: a per-CPU INST_RETIRED event (%s) opens", how);
+	err = perf_open_filtered(shared_event(), user_only, &pfd);
+	snprintf(name, sizeof(name), "perf: a per-CPU %s event (%s) opens", shared_event_name(),
+		 how);
 	if (!tap_errno(err, 0, name)) {
 		dev_close(&fd);
 		return;
@@ -291,7 +309,7 @@ static void test_reset_disturbed(void)
 }
 
 /*
- * Task mode beside perf: this thread counts INST_RETIRED:u on counter 0
+ * Task mode beside perf: this thread counts the shared event on counter 0
  * and perf takes counter 0 on the thread's CPU. READ must say so: EIO and
  * DISTURBED when perf took the counter while it was loaded, INCOMPLETE
  * when the thread ran while perf held it; never a plain count. Once perf
@@ -304,11 +322,11 @@ static void test_task_beside_perf(void)
 	bool said;
 
 	err = dev_open(&fd);
-	err = err ? err : program(fd, 0, EV_INST_RETIRED, ARMPMU_EXCLUDE_KERNEL);
+	err = err ? err : program(fd, 0, shared_event(), ARMPMU_EXCLUDE_KERNEL);
 	err = err ? err : ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, ARMPMU_EXCLUDE_KERNEL);
 	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
-	err = err ? err : perf_open_filtered(EV_INST_RETIRED, true, &pfd);
-	if (!tap_errno(err, 0, "task mode: counting INST_RETIRED:u, then perf takes counter 0")) {
+	err = err ? err : perf_open_filtered(shared_event(), true, &pfd);
+	if (!tap_errno(err, 0, "task mode: counting on counter 0, then perf takes it")) {
 		dev_close(&fd);
 		if (pfd >= 0)
 			close(pfd);
