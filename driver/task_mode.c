@@ -79,16 +79,54 @@ static ktime_t poll_period(void)
 	return ms_to_ktime(armpmu_poll_ms);
 }
 
+/*
+ * The time since the last look: enabled, and running too if loaded. Both
+ * are taken together, so that a snapshot never shows more time running
+ * than enabled. Under the file's count_lock.
+ */
+static void take_time(struct task_cpu *tc, u64 now)
+{
+	struct armpmu_session *s = tc->cur;
+
+	s->time_enabled += now - tc->in_ns;
+	tc->in_ns = now;
+	if (tc->loaded) {
+		s->time_running += now - tc->loaded_ns;
+		tc->loaded_ns = now;
+	}
+}
+
+/* Counters found disturbed: what is still ours stops, and nothing is folded. */
+static void drop_disturbed(struct task_cpu *tc)
+{
+	struct armpmu_session *s = tc->cur;
+
+	armpmu_stop_own_counters(&s->cfg, &tc->load);
+	s->disturbed = true;
+	tc->loaded = false;
+}
+
+/* Fold in what the loaded counters counted since the last look. */
+static void look(struct task_cpu *tc, u64 now)
+{
+	struct armpmu_session *s = tc->cur;
+
+	take_time(tc, now);
+	if (tc->loaded && (armpmu_counters_disturbed(&s->cfg, &tc->load, true) ||
+			   !armpmu_fold_counters(&s->cfg, &tc->load, s->total)))
+		drop_disturbed(tc);
+}
+
 /* Count what ran on this CPU since it was loaded, and stop counting here. */
 static void unload(struct task_cpu *tc, u64 now)
 {
 	struct armpmu_session *s = tc->cur;
 
+	take_time(tc, now);
 	if (!armpmu_pause_counters(&s->cfg, &tc->load, s->total, true))
 		s->disturbed = true;
 	else if (s->cfg.divider)
 		armpmu_release_pmcr();
-	s->time_running += now - tc->loaded_ns;
 	tc->loaded = false;
 }
 
@@ -101,7 +139,8 @@ static void switch_out(struct task_cpu *tc)
 	raw_spin_lock(&s->count_lock);
 	if (tc->loaded)
 		unload(tc, now);
-	s->time_enabled += now - tc->in_ns;
+	else
+		take_time(tc, now);
 	raw_spin_unlock(&s->count_lock);
 	tc->cur = NULL;
 }
@@ -238,13 +277,7 @@ static enum hrtimer_restart poll_task_cpu(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	}
 	raw_spin_lock(&s->count_lock);
-	if (armpmu_counters_disturbed(&s->cfg, &tc->load, true) ||
-	    !armpmu_fold_counters(&s->cfg, &tc->load, s->total)) {
-		armpmu_stop_own_counters(&s->cfg, &tc->load);
-		s->disturbed = true;
-		s->time_running += sched_clock() - tc->loaded_ns;
-		tc->loaded = false;
-	}
+	look(tc, sched_clock());
 	raw_spin_unlock(&s->count_lock);
 	hrtimer_forward_now(timer, poll_period());
 	return HRTIMER_RESTART;
@@ -462,18 +495,7 @@ static void fold_here(void *info)
 	if (tc->cur != s)
 		return;
 	raw_spin_lock(&s->count_lock);
-	s->time_enabled += now - tc->in_ns;
-	tc->in_ns = now;
-	if (tc->loaded) {
-		if (armpmu_counters_disturbed(&s->cfg, &tc->load, true) ||
-		    !armpmu_fold_counters(&s->cfg, &tc->load, s->total)) {
-			armpmu_stop_own_counters(&s->cfg, &tc->load);
-			s->disturbed = true;
-			tc->loaded = false;
-		}
-		s->time_running += now - tc->loaded_ns;
-		tc->loaded_ns = now;
-	}
+	look(tc, now);
 	raw_spin_unlock(&s->count_lock);
 }
 
