@@ -65,7 +65,8 @@ suite fuzz --calls "$calls" --seed "$seed" $no_counting
 # shellcheck disable=SC2086
 suite fuzz --calls "$calls" --seed $((seed + 1)) --cpu-hotplug $no_counting
 # Claims racing CPU 1 going offline: nothing of a closed file left behind.
-suite race-test
+# shellcheck disable=SC2086
+suite race-test $no_counting
 # shellcheck disable=SC2086
 suite stress-test --seed "$seed" $no_counting
 [ -z "$kernel_checks" ] || suite sh ./debug-checks.sh
