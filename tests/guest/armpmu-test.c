@@ -1540,13 +1540,21 @@ static void test_other_cpu(void)
 	}
 	err = program(fo, 0, EV_CPU_CYCLES, EXCL_K);
 	err |= program(fd, 0, EV_CPU_CYCLES, EXCL_K);
-	err |= ioc0(fo, ARMPMU_IOC_RESET) | ioc0(fd, ARMPMU_IOC_RESET);
-	err |= ioc0(fo, ARMPMU_IOC_START);
-	err |= ioc0(fd, ARMPMU_IOC_START);
-	loop_n(SPIN_BIG);
-	err |= ioc0(fd, ARMPMU_IOC_STOP);
-	err |= ioc0(fo, ARMPMU_IOC_STOP);
-	err |= read_counts(fo, &other) | read_counts(fd, &own);
+	/*
+	 * CPU 1's file counts whatever user code runs there (udev, say), so a
+	 * run where something did is tried again, three times at most.
+	 */
+	for (int i = 0; i < 3 && !err; i++) {
+		err |= ioc0(fo, ARMPMU_IOC_RESET) | ioc0(fd, ARMPMU_IOC_RESET);
+		err |= ioc0(fo, ARMPMU_IOC_START);
+		err |= ioc0(fd, ARMPMU_IOC_START);
+		loop_n(SPIN_BIG);
+		err |= ioc0(fd, ARMPMU_IOC_STOP);
+		err |= ioc0(fo, ARMPMU_IOC_STOP);
+		err |= read_counts(fo, &other) | read_counts(fd, &own);
+		if (other.events[0] * 100 < own.events[0])
+			break;
+	}
 	tap_note("a loop on CPU 0: CPU_CYCLES:u on CPU 0 %llu, on CPU 1 %llu",
 		 (ull)own.events[0], (ull)other.events[0]);
 	tap_check(!err && own.events[0] > 0,
