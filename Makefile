@@ -132,6 +132,13 @@ $(OUT)/bin/%: %.c $(PROG_HDRS) $(LIB_STATIC)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CPPFLAGS) $(USER_CFLAGS) -static -o $@ $< $(LIB_STATIC)
 
+# armpmu-test: its main, tests/guest/armpmu-test.c, and a file a topic.
+ARMPMU_TEST_SRCS := tests/guest/armpmu-test.c $(wildcard tests/guest/armpmu/*.c)
+$(OUT)/bin/armpmu-test: $(ARMPMU_TEST_SRCS) $(wildcard tests/guest/armpmu/*.h) $(PROG_HDRS) \
+		$(LIB_STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CPPFLAGS) $(USER_CFLAGS) -static -o $@ $(ARMPMU_TEST_SRCS) $(LIB_STATIC)
+
 # ---- install ----
 
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)

@@ -25,7 +25,11 @@ struct tap_state {
 	unsigned int skipped;
 };
 
-static struct tap_state tap;
+/*
+ * One tally for the whole program, also for one built from several files
+ * (armpmu-test): each file's definition is weak, and the linker keeps one.
+ */
+__attribute__((weak)) struct tap_state tap;
 
 static inline void tap_init(void)
 {
