@@ -91,11 +91,6 @@ static char *render(const struct stat_run *run, enum format format)
 	return render_as(run, format, ",");
 }
 
-static char *render_sep(const struct stat_run *run, const char *sep)
-{
-	return render_as(run, CSV, sep);
-}
-
 /* Line @n (from 0) of @text, in @buf. */
 static const char *line_of(const char *text, int n, char *buf, size_t len)
 {
@@ -129,81 +124,93 @@ static void expect_line(const char *text, int n, const char *want, const char *n
 	tap_check(!strcmp(got, want), name, "line %d: expected '%s', got '%s'", n, want, got);
 }
 
-static void test_csv(void)
+/* Line @line of a made-up run's output is @text. */
+struct want {
+	int line;
+	const char *text;
+	const char *name;
+};
+
+#define NWANT(w) (sizeof(w) / sizeof((w)[0]))
+
+/* A made-up run of @runs in @format (CSV: separated by @sep), line by line. */
+static void expect_lines(int runs, enum format format, const char *sep, const struct want *w,
+			 size_t n)
+{
+	struct stat_run run;
+	char *text;
+
+	made_up_run(&run, runs);
+	text = render_as(&run, format, sep);
+	for (size_t i = 0; i < n; i++)
+		expect_line(text, w[i].line, w[i].text, w[i].name);
+	free(text);
+}
+
+/* perf's order: value, unit, event, runtime, pcnt, metric value, metric unit. */
+static const struct want csv[] = {
+	{ 0, "2000,,cycles,5000,100.00,,",
+	  "-x,: a count without a metric: value, empty unit, event, ns, %, two empty fields" },
+	{ 1, "1000,,INST_RETIRED:u,5000,100.00,0.50,insn per cycle",
+	  "-x,: instructions with IPC in perf's metric columns" },
+	{ 2, "10,,BR_MIS_PRED,5000,100.00,0.0500,mispredicts per branch",
+	  "-x,: mispredicts per branch beside BR_MIS_PRED" },
+	{ 3, ",,,,,10.00,mispredicts per 1000 insns",
+	  "-x,: its second metric on a line of its own, the count's fields empty" },
+	{ 5, "<not supported>,,STALL_FRONTEND,0,100.00,,",
+	  "-x,: a default event the core lacks is <not supported>, as perf shows it" },
+};
+
+static const struct want semicolon[] = {
+	{ 1, "1000;;INST_RETIRED:u;5000;100.00;0.50;insn per cycle",
+	  "-x';': the separator given, everywhere" },
+};
+
+/* With -r perf adds the variance after the event: 8 fields. */
+static const struct want csv_repeat[] = {
+	{ 0, "2000,,cycles,10.00%,5000,100.00,,",
+	  "-x, -r 3: the relative standard deviation after the event, as N.NN%" },
+	{ 3, ",,,,,,10.00,mispredicts per 1000 insns",
+	  "-x, -r 3: a further metric line has 8 fields too" },
+	{ 5, "<not supported>,,STALL_FRONTEND,0.00%,0,100.00,,",
+	  "-x, -r 3: <not supported> with a variance of 0" },
+};
+
+static const struct want json[] = {
+	{ 0, "{\"counter-value\" : \"2000.000000\", \"unit\" : \"\", \"event\" : \"cycles\", \"event-runtime\" : 5000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}",
+	  "--json: perf's keys in perf's order, the value a %f string, no metric as 0 and \"\"" },
+	{ 1, "{\"counter-value\" : \"1000.000000\", \"unit\" : \"\", \"event\" : \"INST_RETIRED:u\", \"event-runtime\" : 5000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.500000, \"metric-unit\" : \"insn per cycle\"}",
+	  "--json: IPC as metric-value and metric-unit" },
+	{ 3, "{\"metric-value\" : 10.000000, \"metric-unit\" : \"mispredicts per 1000 insns\"}",
+	  "--json: a further metric as an object of its own" },
+	{ 5, "{\"counter-value\" : \"<not supported>\", \"unit\" : \"\", \"event\" : \"STALL_FRONTEND\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}",
+	  "--json: <not supported> as perf shows it" },
+};
+
+static const struct want json_repeat[] = {
+	{ 0, "{\"counter-value\" : \"2000.000000\", \"unit\" : \"\", \"event\" : \"cycles\", \"variance\" : 10.00, \"event-runtime\" : 5000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}",
+	  "--json -r 3: variance after event, as perf puts it" },
+};
+
+static void test_layouts(void)
 {
 	struct stat_run run;
 	char *text, line[512];
 	int lines, bad = -1;
 
+	expect_lines(1, CSV, ",", csv, NWANT(csv));
+	expect_lines(1, CSV, ";", semicolon, NWANT(semicolon));
+	expect_lines(3, CSV, ",", csv_repeat, NWANT(csv_repeat));
+	expect_lines(1, JSON, NULL, json, NWANT(json));
+	expect_lines(3, JSON, NULL, json_repeat, NWANT(json_repeat));
 	made_up_run(&run, 1);
 	text = render(&run, CSV);
-	/* perf's order: value, unit, event, runtime, pcnt, metric value, metric unit. */
-	expect_line(text, 0, "2000,,cycles,5000,100.00,,",
-		    "-x,: a count without a metric: value, empty unit, event, ns, %, two empty fields");
-	expect_line(text, 1, "1000,,INST_RETIRED:u,5000,100.00,0.50,insn per cycle",
-		    "-x,: instructions with IPC in perf's metric columns");
-	expect_line(text, 2, "10,,BR_MIS_PRED,5000,100.00,0.0500,mispredicts per branch",
-		    "-x,: mispredicts per branch beside BR_MIS_PRED");
-	expect_line(text, 3, ",,,,,10.00,mispredicts per 1000 insns",
-		    "-x,: its second metric on a line of its own, the count's fields empty");
-	expect_line(text, 5, "<not supported>,,STALL_FRONTEND,0,100.00,,",
-		    "-x,: a default event the core lacks is <not supported>, as perf shows it");
 	lines = count_char(text, '\n');
 	for (int i = 0; i < lines && bad < 0; i++)
 		if (count_char(line_of(text, i, line, sizeof(line)), ',') != 6)
 			bad = i;
 	tap_check(lines == 6 && bad < 0, "-x,: every line has perf's 7 fields",
 		  "%d lines, line %d: '%s'", lines, bad, bad < 0 ? "" : line);
-	free(text);
-
-	made_up_run(&run, 1);
-	text = render_sep(&run, ";");
-	expect_line(text, 1, "1000;;INST_RETIRED:u;5000;100.00;0.50;insn per cycle",
-		    "-x';': the separator given, everywhere");
-	free(text);
-}
-
-static void test_csv_repeat(void)
-{
-	struct stat_run run;
-	char *text;
-
-	made_up_run(&run, 3);
-	text = render(&run, CSV);
-	/* With -r perf adds the variance after the event: 8 fields. */
-	expect_line(text, 0, "2000,,cycles,10.00%,5000,100.00,,",
-		    "-x, -r 3: the relative standard deviation after the event, as N.NN%");
-	expect_line(text, 3, ",,,,,,10.00,mispredicts per 1000 insns",
-		    "-x, -r 3: a further metric line has 8 fields too");
-	expect_line(text, 5, "<not supported>,,STALL_FRONTEND,0.00%,0,100.00,,",
-		    "-x, -r 3: <not supported> with a variance of 0");
-	free(text);
-}
-
-static void test_json(void)
-{
-	struct stat_run run;
-	char *text;
-
-	made_up_run(&run, 1);
-	text = render(&run, JSON);
-	expect_line(text, 0,
-		    "{\"counter-value\" : \"2000.000000\", \"unit\" : \"\", \"event\" : \"cycles\", \"event-runtime\" : 5000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}",
-		    "--json: perf's keys in perf's order, the value a %f string, no metric as 0 and \"\"");
-	expect_line(text, 1,
-		    "{\"counter-value\" : \"1000.000000\", \"unit\" : \"\", \"event\" : \"INST_RETIRED:u\", \"event-runtime\" : 5000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.500000, \"metric-unit\" : \"insn per cycle\"}",
-		    "--json: IPC as metric-value and metric-unit");
-	expect_line(text, 3, "{\"metric-value\" : 10.000000, \"metric-unit\" : \"mispredicts per 1000 insns\"}",
-		    "--json: a further metric as an object of its own");
-	expect_line(text, 5,
-		    "{\"counter-value\" : \"<not supported>\", \"unit\" : \"\", \"event\" : \"STALL_FRONTEND\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}",
-		    "--json: <not supported> as perf shows it");
-	free(text);
-	made_up_run(&run, 3);
-	text = render(&run, JSON);
-	expect_line(text, 0,
-		    "{\"counter-value\" : \"2000.000000\", \"unit\" : \"\", \"event\" : \"cycles\", \"variance\" : 10.00, \"event-runtime\" : 5000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}",
-		    "--json -r 3: variance after event, as perf puts it");
 	free(text);
 }
 
@@ -363,9 +370,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--print"))
 		return print(argv[2]);
 	tap_init();
-	test_csv();
-	test_csv_repeat();
-	test_json();
+	test_layouts();
 	test_untrusted();
 	test_table();
 	test_metrics();
