@@ -269,10 +269,10 @@ static void test_table(void)
 
 	made_up_run(&run, 1);
 	text = render(&run, TABLE);
-	tap_check(strstr(text, "              1,000      INST_RETIRED:u           #      0.50  insn per cycle\n") != NULL,
+	tap_check(strstr(text, "              1,000      INST_RETIRED:u           #    0.50  insn per cycle\n") != NULL,
 		  "table: IPC after '#' on the instructions line", "%s", text);
 	/* Under the metric column: 50 columns in, as the first metric. */
-	snprintf(below, sizeof(below), "\n%50s#     10.00  mispredicts per 1000 insns\n", "");
+	snprintf(below, sizeof(below), "\n%50s#   10.00  mispredicts per 1000 insns\n", "");
 	tap_check(strstr(text, below) != NULL,
 		  "table: a further metric below, after '#'", "%s", text);
 	tap_check(strstr(text, "    <not supported>      STALL_FRONTEND\n") != NULL,

@@ -149,7 +149,7 @@ static void print_counter_lines(FILE *out, const struct stat_run *run, const str
 	for (unsigned int k = 0; (m = stat_metric_of(c, k)); k++) {
 		if (!stat_metric_value(run, m, &v))
 			continue;
-		snprintf(metric, sizeof(metric), " #  %8.*f  %s", m->digits, v, m->unit);
+		snprintf(metric, sizeof(metric), " #  %6.*f  %s", m->digits, v, m->unit);
 		if (first)
 			table_line(out, run, c, metric);
 		else
