@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
