@@ -395,7 +395,7 @@ static int run_perf(struct bench *b)
 	struct armpmu_info info;
 	int fd, bad;
 
-	fd = open("/dev/armpmu", O_RDONLY | O_CLOEXEC);
+	fd = open(ARMPMU_DEVICE_PATH, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || ioctl(fd, ARMPMU_IOC_INFO, &info)) {
 		perror("armpmu-bench: ARMPMU_IOC_INFO");
 		return 1;
@@ -475,9 +475,9 @@ static int count_task_files(int fd, struct armpmu_file_status *mine)
 	__u32 id = 0;
 
 	if (fd < 0) {
-		fd = own_fd = open("/dev/armpmu", O_RDWR | O_CLOEXEC);
+		fd = own_fd = open(ARMPMU_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 		if (fd < 0) {
-			perror("armpmu-bench: /dev/armpmu");
+			perror("armpmu-bench: " ARMPMU_DEVICE_PATH);
 			return -1;
 		}
 	}
@@ -572,7 +572,7 @@ static int start_sleeper(struct bench *b)
 	}
 	if (b->sleeper == 0) {
 		__u32 idx = 0;
-		int fd = open("/dev/armpmu", O_RDWR | O_CLOEXEC);
+		int fd = open(ARMPMU_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 
 		close(pipefd[0]);
 		if (fd >= 0 && !ioctl(fd, ARMPMU_IOC_SELECT, &idx))
@@ -611,7 +611,7 @@ static int open_counted(struct bench *b)
 	struct armpmu_info info;
 	const char *what = "open";
 
-	b->task_fd = open("/dev/armpmu", O_RDWR | O_CLOEXEC);
+	b->task_fd = open(ARMPMU_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 	if (b->task_fd < 0)
 		goto fail;
 	what = "ARMPMU_IOC_INFO";

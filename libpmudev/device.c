@@ -14,8 +14,6 @@
 
 #include "internal.h"
 
-#define DEVICE_PATH "/dev/armpmu"
-
 static int ioctl_errno(int fd, unsigned long req, void *arg)
 {
 	return ioctl(fd, req, arg) < 0 ? -errno : 0;
@@ -88,7 +86,7 @@ int pmudev_open(struct pmudev **out, int cpu, unsigned int flags)
 	if (!pmu)
 		return -ENOMEM;
 	pmu->tid = gettid();
-	pmu->fd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	pmu->fd = open(ARMPMU_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 	if (pmu->fd < 0) {
 		err = -errno;
 		goto free;

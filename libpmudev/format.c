@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "json.h"
 
 /* Column c of a row: 0 calls, 1 the cycle counter, then the event counters. */
 struct column {
@@ -153,22 +154,6 @@ static void print_table(const struct region_report *rep, FILE *out)
 		fputs("* counted less than the overhead somewhere: clamped at 0\n", out);
 }
 
-static void print_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 /* {"counter": count, ...} over the counter columns. */
 static void print_json_counts(FILE *out, const struct column *col, int ncol,
 			      const struct pmudev_region_counts *c)
@@ -176,7 +161,7 @@ static void print_json_counts(FILE *out, const struct column *col, int ncol,
 	fputc('{', out);
 	for (int k = 1; k < ncol; k++) {
 		fputs(k > 1 ? ", " : "", out);
-		print_json_string(out, col[k].name);
+		json_string(out, col[k].name);
 		fprintf(out, ": %" PRIu64, value(c, &col[k]));
 	}
 	fputc('}', out);
@@ -199,13 +184,13 @@ static void print_json(const struct region_report *rep, FILE *out)
 	else
 		fprintf(out, "{\"cpu\": %d, \"core\": ", rep->cpu);
 	if (rep->core)
-		print_json_string(out, rep->core);
+		json_string(out, rep->core);
 	else
 		fputs("null", out);
 	fputs(", \"counters\": [", out);
 	for (int k = 1; k < ncol; k++) {
 		fputs(k > 1 ? ", " : "", out);
-		print_json_string(out, col[k].name);
+		json_string(out, col[k].name);
 	}
 	fputs("], ", out);
 	if (calibrated(rep)) {
@@ -218,7 +203,7 @@ static void print_json(const struct region_report *rep, FILE *out)
 		bool clamped = counts(rep, i, &c);
 
 		fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
-		print_json_string(out, rep->region[i].name);
+		json_string(out, rep->region[i].name);
 		fprintf(out, ", \"calls\": %" PRIu64 ", \"counts\": ", c.calls);
 		print_json_counts(out, col, ncol, &c);
 		if (calibrated(rep))

@@ -36,7 +36,7 @@
 #include "pmu-asm.h"
 #include "tap.h"
 
-#define DEV			"/dev/armpmu"
+#define DEV			ARMPMU_DEVICE_PATH
 #define ARMPMU_GID		990
 #define LAB_UID			1000
 #define GUEST_UID		1001

@@ -128,19 +128,21 @@ expect 3 'exited with status 3' "a failing command: counts printed, its status r
 check "  and the counts are there" grep -Eq '^ +[0-9,]+ +CPU_CYCLES' "$out"
 expect 137 'CPU_CYCLES' "a command killed by SIGKILL: 128 + 9" pmuctl stat -e CPU_CYCLES -- sh -c 'kill -9 $$'
 expect 127 "cannot run 'no-such-command'" "a command that does not exist: 127" pmuctl stat -- no-such-command
-expect 0 '^[0-9]+;CPU_CYCLES$' "-x';' prints VALUE;EVENT" pmuctl stat -x';' -e CPU_CYCLES -- true
-expect 0 '^[0-9]+,cycles,[0-9.]+%$' "-x, with -r 3 adds the relative standard deviation" \
-	pmuctl stat -x, -r 3 -e cycles -- true
-expect 0 '^\{"target": "command", "command": \["true"\], "cpu": null, .*"complete": true, "counters": \[\{"event": "cycles".*\}\]\}$' \
-	"--json prints one JSON object" pmuctl stat --json -e cycles -- true
+# perf stat's fields: value, unit, event, [variance,] ns counted, % counted,
+# metric value, metric unit.
+expect 0 '^[0-9]+;;CPU_CYCLES;[0-9]+;100\.00;;$' "-x';' prints perf stat's 7 fields" \
+	pmuctl stat -x';' -e CPU_CYCLES -- true
+expect 0 '^[0-9]+,,cycles,[0-9]+\.[0-9][0-9]%,[0-9]+,100\.00,,$' \
+	"-x, with -r 3 adds perf's variance field: 8" pmuctl stat -x, -r 3 -e cycles -- true
+expect 0 '^\{"counter-value" : "[0-9]+\.000000", "unit" : "", "event" : "cycles", "event-runtime" : [0-9]+, "pcnt-running" : 100\.00, "metric-value" : 0\.000000, "metric-unit" : ""\}$' \
+	"--json prints perf stat -j's object" pmuctl stat --json -e cycles -- true
 expect 0 '\(3 runs, with its threads' "-r 3: the table says 3 runs" pmuctl stat -r 3 -- true
 check "  and gives each count's relative standard deviation" grep -Eq '\( \+- +[0-9.]+% \)$' "$out"
 expect 0 '^ Taken off each count: pmuctl.s own share' "stat says what calibration took off" \
 	pmuctl stat -e CPU_CYCLES -- true
 check "  and how much" grep -Eq '^  CPU_CYCLES [0-9]+ \(--no-calibrate keeps it\)' "$out"
-expect 0 '"calibrated": false' "--no-calibrate keeps pmuctl's share" pmuctl stat --json --no-calibrate -- true
 pmuctl stat --no-calibrate -- true >"$out" 2>&1
-check "  and the table says nothing of it" absent 'Taken off' "$out"
+check "--no-calibrate keeps pmuctl's share: the table says nothing of it" absent 'Taken off' "$out"
 pmuctl stat -o /tmp/counts -- true >"$out" 2>&1
 status=$?
 check "-o writes the counts to a file, nothing to the terminal" test $status = 0 -a ! -s "$out"
@@ -151,12 +153,62 @@ if [ "$ncpus" -gt 1 ]; then
 	expect 0 '\(everything on CPU 1, ' "root: -C 1 counts on CPU 1" pmuctl stat -C 1 -- true
 fi
 expect 0 "\\(everything on CPU 0, $core\\)" "root: -C 0 counts CPU 0 (CPU mode)" pmuctl stat -C 0 -- true
-expect 0 "\"target\": \"all-cpus\", \"command\": \\[\"true\"\\], \"cpu\": null" \
-	"root: -a counts every CPU" pmuctl stat --json -a -- true
+expect 0 '^[0-9]+,,cycles,[0-9]+,100\.00,,$' "root: -a counts every CPU (-x,)" \
+	pmuctl stat -x, -a -e cycles -- true
 expect 0 "everything on all $ncpus CPUs" "  and the table says how many" pmuctl stat -a -- true
 rule="whole-CPU counting needs CAP_PERFMON or CAP_SYS_ADMIN, or armpmu's cpu_mode_for_all=1"
 expect 1 "$rule" "lab: -C 0 is refused, naming the rule" as_lab pmuctl stat -C 0 -- true
 expect 1 "$rule" "lab: -a is refused, naming the rule" as_lab pmuctl stat -a -- true
+
+# ---- metrics and -M groups ----
+expect 0 '^  ipc +instructions per cycle' "stat -M list lists the metric groups" pmuctl stat -M list
+expect 0 '^  cache +' "stat --help lists them too" pmuctl stat --help
+expect 2 "no metric group 'nope'" "an unknown group is a usage error" pmuctl stat -M nope -- true
+expect 1 "-M stall: this $core does not implement STALL_FRONTEND, STALL_BACKEND" \
+	"-M stall is refused, naming the core and the events it lacks" pmuctl stat -M stall -- true
+if [ "$counters" = 4 ]; then
+	expect 1 "-M cache needs 5 event counters, but a $core has 4" \
+		"-M cache, too large for $counters counters, is refused" pmuctl stat -M cache -- true
+	expect 0 '#  +[0-9]+\.[0-9]{4}  refills per L1D access$' "-M l1d prints refills per access" \
+		pmuctl stat -M l1d -- true
+	check "  and per 1000 instructions" grep -Eq '#  +[0-9]+\.[0-9]{2}  L1D refills per 1000 insns$' "$out"
+	expect 0 '' "-M l1d -x,: perf's fields" pmuctl stat -x, -M l1d -- true
+	check "  every line with 7 fields" [ "$(awk -F, 'NF != 7' "$out" | wc -l)" = 0 ]
+	check "  the metrics in perf's metric columns" \
+		grep -Eq '^,,,,,[0-9]+\.[0-9]{2},L1D refills per 1000 insns$' "$out"
+else
+	expect 1 "-M cache: this $core does not implement .*L1D_CACHE" \
+		"-M cache: QEMU's $core reports no L1D_CACHE (PMCEID0): refused" pmuctl stat -M cache -- true
+fi
+if pmuctl list | grep -q '^  INST_RETIRED '; then
+	expect 0 '^ +[0-9,]+ +INST_RETIRED:u +#  +[0-9]+\.[0-9][0-9]  insn per cycle$' \
+		"lab: -M ipc prints IPC after '#' on the instructions line" as_lab pmuctl stat -M ipc -- exact-loop
+	expect 0 '^[0-9]+,,INST_RETIRED:u,[0-9]+,100\.00,[0-9]+\.[0-9][0-9],insn per cycle$' \
+		"lab: -M ipc -x,: IPC in perf's metric columns" as_lab pmuctl stat -x, -M ipc -- exact-loop
+	check "  every line with 7 fields" [ "$(awk -F, 'NF != 7' "$out" | wc -l)" = 0 ]
+	expect 0 '^\{"counter-value" : "[0-9]+\.000000", "unit" : "", "event" : "INST_RETIRED:u", "event-runtime" : [0-9]+, "pcnt-running" : 100\.00, "metric-value" : [0-9]+\.[0-9]{6}, "metric-unit" : "insn per cycle"\}$' \
+		"lab: -M ipc --json: IPC as perf's metric-value and metric-unit" \
+		as_lab pmuctl stat --json -M ipc -- exact-loop
+	check "  every line one object of perf's keys" \
+		[ "$(grep -Evc '^\{"counter-value" : .*"metric-unit" : "[^"]*"\}$' "$out")" = 0 ]
+	expect 1 "has $counters event counters.*does not multiplex" \
+		"-M ipc with -e beyond the $counters counters is refused" \
+		pmuctl stat -e "$too_many" -M ipc -- true
+	if [ -n "$icount" ]; then
+		# Under icount a cycle is an instruction: user-only, IPC is exactly 1.
+		expect 0 '#  +1\.00  insn per cycle$' "icount: -M ipc:u of exact-loop is exactly 1.00" \
+			pmuctl stat -M ipc:u -- exact-loop
+		expect 0 ',INST_RETIRED:u,[0-9]+,100\.00,1\.00,insn per cycle$' "  and so in -x," \
+			pmuctl stat -x, -M ipc:u -- exact-loop
+		expect 0 '"metric-value" : 1\.000000, "metric-unit" : "insn per cycle"' "  and in --json" \
+			pmuctl stat --json -M ipc:u -- exact-loop
+	fi
+else
+	expect 1 "-M ipc: this $core does not implement INST_RETIRED" \
+		"-M ipc without INST_RETIRED (QEMU without icount) is refused" pmuctl stat -M ipc -- true
+	expect 0 '^<not supported>,,instructions,0,100\.00,,$' \
+		"the default instructions: perf's <not supported> line in -x," pmuctl stat -x, -- true
+fi
 
 # ---- -p PID ----
 # pid_of FILE: the process ID a lab shell wrote to FILE, once it has.
@@ -206,7 +258,10 @@ else
 		"one CPU, owned by a CPU-mode file: task-mode counts are flagged incomplete" \
 		pmuctl stat -e cycles -- true
 	check "  each count with the share counted" grep -Eq '^ +[0-9,]+ +cycles +\([0-9.]+%\)$' "$out"
-	expect 0 '"complete": false' "  and --json says so" pmuctl stat --json -e cycles -- true
+	expect 0 '"event" : "cycles", "event-runtime" : [0-9]+, "pcnt-running" : [0-9]?[0-9]\.[0-9][0-9], ' \
+		"  and --json gives the share in perf's pcnt-running" pmuctl stat --json -e cycles -- true
+	expect 0 '^[0-9]+,,cycles,[0-9]+,[0-9]?[0-9]\.[0-9][0-9],,$' "  and -x, in perf's column" \
+		pmuctl stat -x, -e cycles -- true
 fi
 expect 1 'in use \(' "unload is refused while a file is open" pmuctl unload
 expect 1 'only an administrator' "lab may not reset a CPU" as_lab pmuctl reset -C 0
@@ -284,8 +339,8 @@ if [ -n "$icount" ]; then
 	one=$(stat_u -- exact-loop)
 	two=$(stat_u -- exact-loop x)
 	raw=$(stat_u --no-calibrate -- exact-loop)
-	share=$(as_lab pmuctl stat --json -e instructions:u -- exact-loop 2>&1 |
-		sed -n 's/.*"overhead": \([0-9]*\).*/\1/p')
+	share=$(as_lab pmuctl stat -e instructions:u -- exact-loop 2>&1 |
+		sed -n 's/^  instructions:u \([0-9]*\) (--no-calibrate keeps it)\.$/\1/p')
 	echo "# exact-loop: $one, with a second argument $two, uncalibrated $raw, pmuctl's share $share"
 	check "calibrated, a whole program of 200000 + $exact instructions counts exactly that ($one)" \
 		[ "$one" = $((200000 + exact)) ]

@@ -173,17 +173,3 @@ int open_pmu(struct pmudev **pmu, int cpu, unsigned int flags)
 	explain_open_error(err, cpu);
 	return err;
 }
-
-void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", *s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}

@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <pmudev.h>
 
+#include "json.h"
+
 /* Exit statuses, as pmuctl(1) documents them. */
 #define EXIT_USAGE	2
 
-#define DEVICE_PATH	"/dev/armpmu"
+#define DEVICE_PATH	ARMPMU_DEVICE_PATH
 
 /* "pmuctl SUBCOMMAND: message" on stderr; returns EXIT_FAILURE. */
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -42,9 +44,6 @@ const char *group_digits(unsigned long long value, char *buf, size_t len);
  * to go on, or the exit status to return (after @help, or a usage error).
  */
 int parse_cpu_option(int argc, char **argv, int *cpu, const char *help);
-
-/* @s as a JSON string, quoted and escaped. */
-void json_string(FILE *out, const char *s);
 
 /* Whether argv (after the subcommand) asks for --help or -h. */
 bool wants_help(int argc, char **argv);

@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,62 +31,7 @@
 #include <sys/wait.h>
 
 #include "pmuctl.h"
-
-#define MAX_EVENTS	(ARMPMU_MAX_COUNTERS + 1)
-#define EV_INST_RETIRED	0x08
-#define EV_CPU_CYCLES	0x11
-#define CALIBRATION_RUNS 3
-
-/* What is counted. */
-enum target {
-	TARGET_COMMAND,		/* the command, its threads and children (task mode) */
-	TARGET_PROCESS,		/* -p: a running process's threads (task mode) */
-	TARGET_CPU,		/* -C: everything on one CPU (CPU mode) */
-	TARGET_ALL_CPUS,	/* -a: everything on every CPU (CPU mode) */
-};
-
-struct counter {
-	unsigned int idx;	/* event counter, or ARMPMU_CYCLE_COUNTER */
-	char name[96];		/* a copy: the file that named it may be closed */
-	uint32_t event;		/* what it counts, for IPC */
-	double sum, sumsq;	/* over the runs, pmuctl's share taken off */
-	uint64_t overhead;	/* pmuctl's own share of a run */
-	bool below_overhead;	/* a run counted less than that */
-};
-
-/*
- * The open files of one measurement, their counts summed: one in task
- * mode for a command, one per thread for -p, one per CPU for -a.
- */
-struct files {
-	struct pmudev **pmu;
-	int n, allocated;
-};
-
-struct stat_run {
-	enum target target;
-	int cpu;		/* TARGET_CPU */
-	pid_t pid;		/* TARGET_PROCESS */
-	int threads;		/* TARGET_PROCESS: the threads attached */
-	struct files files;	/* CPU mode's and -p's: opened once for all runs */
-	/* The specs that program a counter, to program each new file alike. */
-	char *specs[MAX_EVENTS];
-	int nspecs;
-	struct counter counters[MAX_EVENTS];
-	int ncounters;
-	/* Default events this core does not implement, shown as such. */
-	const char *unsupported[MAX_EVENTS];
-	int nunsupported;
-	struct armpmu_info info;	/* of the first file opened */
-	bool events_known;		/* counters[] and info are set */
-	int runs;
-	int status;		/* the command's, as a shell reports it */
-	bool calibrated;
-	bool disturbed;
-	bool interrupted;	/* -p: ended by SIGINT */
-	double elapsed;		/* seconds, summed over the runs */
-	uint64_t time_enabled, time_running;	/* summed over runs and files */
-};
+#include "stat.h"
 
 static const char *const default_events[] = { "cycles", "instructions" };
 
@@ -119,13 +63,6 @@ static void files_close(struct files *f)
 	*f = (struct files){ 0 };
 }
 
-static const char *core_name(const struct armpmu_info *info)
-{
-	const char *core = pmudev_core_name(info->midr);
-
-	return core ? core : "unknown core";
-}
-
 /*
  * Programs the events on the first file, and records what they are. The
  * default ones a core does not implement (QEMU's boards count instructions
@@ -140,11 +77,13 @@ static int add_first_events(struct pmudev *pmu, struct stat_run *run, char **spe
 	char why[200];
 	int idx;
 
+	if (run->group && stat_group_check(run->group, info, why, sizeof(why)))
+		return fail("%s", why);
 	for (int i = 0; i < nspecs; i++) {
 		idx = pmudev_add_event(pmu, specs[i]);
 		if (idx == -ENOSPC)
 			return fail("%d events, but a %s has %u event counters, and the cycle counter for 'cycles': armpmu does not multiplex; count them in several runs",
-				    nspecs, core_name(info), info->num_counters);
+				    nspecs, stat_core_name(info), info->num_counters);
 		if (idx == -ENOENT && defaults) {
 			run->unsupported[run->nunsupported++] = specs[i];
 			continue;
@@ -671,239 +610,30 @@ static int open_files(struct stat_run *run, char **specs, int nspecs, bool defau
 	return EXIT_SUCCESS;
 }
 
-/* ---- output ---- */
-
-static double mean(const struct stat_run *run, const struct counter *c)
-{
-	return c->sum / run->runs;
-}
-
-/* The sample standard deviation over the runs, relative to the mean, in %. */
-static double rel_stddev(const struct stat_run *run, const struct counter *c)
-{
-	double m = mean(run, c), var;
-
-	if (run->runs < 2 || m == 0)
-		return 0;
-	var = (c->sumsq - run->runs * m * m) / (run->runs - 1);
-	return var > 0 ? sqrt(var) / m * 100 : 0;
-}
-
-/* The share of the time counted, in %: 100 unless counts are incomplete. */
-static double coverage(const struct stat_run *run)
-{
-	const struct armpmu_counts c = {
-		.time_enabled = run->time_enabled, .time_running = run->time_running,
-	};
-
-	return pmudev_coverage(&c) * 100;
-}
-
-static bool incomplete(const struct stat_run *run)
-{
-	return run->time_running < run->time_enabled;
-}
-
-/* Instructions per cycle, or a negative value if not both were counted. */
-static double ipc(const struct stat_run *run)
-{
-	double cycles = -1, insns = -1;
-
-	for (int i = 0; i < run->ncounters; i++) {
-		const struct counter *c = &run->counters[i];
-
-		if (c->event == EV_CPU_CYCLES && cycles < 0)
-			cycles = mean(run, c);
-		else if (c->event == EV_INST_RETIRED && insns < 0)
-			insns = mean(run, c);
-	}
-	return cycles > 0 && insns >= 0 ? insns / cycles : -1;
-}
-
-/*
- * A count as shown: its mean, or why there is none to trust: disturbed, or
- * a run counted less than pmuctl's own share (not calibrated out, then).
- */
-static const char *value_text(const struct stat_run *run, const struct counter *c,
-			      char *buf, size_t len, bool grouped)
-{
-	unsigned long long v = (unsigned long long)llround(mean(run, c));
-
-	if (run->disturbed)
-		return "<not trustworthy>";
-	if (c->below_overhead)
-		return "<below overhead>";
-	if (grouped)
-		return group_digits(v, buf, len);
-	snprintf(buf, len, "%llu", v);
-	return buf;
-}
-
-/* What was counted, for the header: "its threads and children, Cortex-A7". */
-static void describe_target(FILE *out, const struct stat_run *run)
-{
-	switch (run->target) {
-	case TARGET_COMMAND:
-		fprintf(out, "with its threads and children, ");
-		break;
-	case TARGET_PROCESS:
-		if (run->threads == 1)
-			fprintf(out, "its thread and what it started, ");
-		else
-			fprintf(out, "its %d threads and what they started, ", run->threads);
-		break;
-	case TARGET_CPU:
-		fprintf(out, "everything on CPU %d, ", run->cpu);
-		break;
-	case TARGET_ALL_CPUS:
-		fprintf(out, "everything on all %d CPUs, ", run->files.n);
-		break;
-	}
-	fprintf(out, "%s", core_name(&run->info));
-}
-
-static void print_table(FILE *out, const struct stat_run *run, char **cmd)
-{
-	bool partial = incomplete(run);
-	char digits[32];
-	double r = ipc(run);
-
-	if (run->target == TARGET_PROCESS) {
-		fprintf(out, "\n Performance counter stats for process id '%d' (", (int)run->pid);
-	} else {
-		fprintf(out, "\n Performance counter stats for '");
-		for (char **a = cmd; *a; a++)
-			fprintf(out, "%s%s", a == cmd ? "" : " ", *a);
-		fprintf(out, "' (");
-		if (run->runs > 1)
-			fprintf(out, "%d runs, ", run->runs);
-	}
-	describe_target(out, run);
-	fprintf(out, "):\n\n");
-	for (int i = 0; i < run->ncounters; i++) {
-		const struct counter *c = &run->counters[i];
-		char note[80] = "";
-
-		if (c->event == EV_INST_RETIRED && r >= 0 && !run->disturbed)
-			snprintf(note, sizeof(note), " #  %6.2f  insn per cycle", r);
-		if (run->runs > 1 && !run->disturbed)
-			snprintf(note + strlen(note), sizeof(note) - strlen(note), "  ( +- %5.2f%% )",
-				 rel_stddev(run, c));
-		if (partial)
-			snprintf(note + strlen(note), sizeof(note) - strlen(note), "  (%.2f%%)",
-				 coverage(run));
-		fprintf(out, " %18s      %-*s%s\n", value_text(run, c, digits, sizeof(digits), true),
-			note[0] ? 24 : 0, c->name, note);
-	}
-	for (int i = 0; i < run->nunsupported; i++)
-		fprintf(out, " %18s      %s\n", "<not supported>", run->unsupported[i]);
-	fprintf(out, "\n %18.9f seconds time elapsed%s\n\n", run->elapsed / run->runs,
-		run->runs > 1 ? " (mean)" : "");
-	if (run->calibrated) {
-		fprintf(out, " Taken off each count: pmuctl's own share of a run, least of %d empty runs:\n ",
-			CALIBRATION_RUNS);
-		for (int i = 0; i < run->ncounters; i++)
-			fprintf(out, " %s %llu", run->counters[i].name,
-				(unsigned long long)run->counters[i].overhead);
-		fprintf(out, " (--no-calibrate keeps it).\n\n");
-	}
-	if (partial)
-		fprintf(out, " Incomplete: counted %.2f%% of the time the threads ran; elsewhere their\n"
-			     " counters could not be loaded (a whole-CPU counter or perf held the PMU).\n"
-			     " The counts are of that share only, not scaled (pmuctl status shows who).\n\n",
-			coverage(run));
-	if (run->disturbed)
-		fprintf(out, " Another user of the PMU (perf?) took or reset these counters during the run:\n"
-			     " the counts are not trustworthy. See pmuctl status.\n\n");
-	if (run->interrupted)
-		fprintf(out, " Interrupted: the counts so far.\n\n");
-	if (run->status)
-		fprintf(out, " The command exited with status %d.\n\n", run->status);
-}
-
-static void print_separated(FILE *out, const struct stat_run *run, const char *sep)
-{
-	char digits[32];
-
-	for (int i = 0; i < run->ncounters; i++) {
-		const struct counter *c = &run->counters[i];
-
-		fprintf(out, "%s%s%s", value_text(run, c, digits, sizeof(digits), false), sep,
-			c->name);
-		if (run->runs > 1)
-			fprintf(out, "%s%.2f%%", sep, rel_stddev(run, c));
-		if (incomplete(run))
-			fprintf(out, "%scounted %.2f%%", sep, coverage(run));
-		fputc('\n', out);
-	}
-}
-
-static void print_json(FILE *out, const struct stat_run *run, char **cmd)
-{
-	static const char *const target_names[] = {
-		[TARGET_COMMAND] = "command", [TARGET_PROCESS] = "process",
-		[TARGET_CPU] = "cpu", [TARGET_ALL_CPUS] = "all-cpus",
-	};
-	double r = ipc(run);
-
-	fprintf(out, "{\"target\": \"%s\", ", target_names[run->target]);
-	if (run->target == TARGET_PROCESS) {
-		fprintf(out, "\"pid\": %d, \"threads\": %d", (int)run->pid, run->threads);
-	} else {
-		fprintf(out, "\"command\": [");
-		for (char **a = cmd; *a; a++) {
-			fprintf(out, "%s", a == cmd ? "" : ", ");
-			json_string(out, *a);
-		}
-		fprintf(out, "]");
-	}
-	if (run->target == TARGET_CPU)
-		fprintf(out, ", \"cpu\": %d", run->cpu);
-	else
-		fprintf(out, ", \"cpu\": null");
-	fprintf(out, ", \"core\": ");
-	json_string(out, core_name(&run->info));
-	fprintf(out, ", \"runs\": %d, \"status\": %d, \"elapsed_s\": %.9f, \"trustworthy\": %s, \"calibrated\": %s, \"coverage_percent\": %.2f, \"complete\": %s, \"counters\": [",
-		run->runs, run->status, run->elapsed / run->runs, run->disturbed ? "false" : "true",
-		run->calibrated ? "true" : "false", coverage(run),
-		incomplete(run) ? "false" : "true");
-	for (int i = 0; i < run->ncounters; i++) {
-		const struct counter *c = &run->counters[i];
-
-		fprintf(out, "%s{\"event\": ", i ? ", " : "");
-		json_string(out, c->name);
-		if (run->disturbed || c->below_overhead)
-			fprintf(out, ", \"value\": null");
-		else
-			fprintf(out, ", \"value\": %llu", (unsigned long long)llround(mean(run, c)));
-		fprintf(out, ", \"rsd_percent\": %.2f", rel_stddev(run, c));
-		if (run->calibrated)
-			fprintf(out, ", \"overhead\": %llu", (unsigned long long)c->overhead);
-		fprintf(out, "}");
-	}
-	fprintf(out, "]");
-	if (r >= 0 && !run->disturbed)
-		fprintf(out, ", \"ipc\": %.4f", r);
-	fprintf(out, "}\n");
-}
-
 static void usage(void)
 {
-	printf("Usage: pmuctl stat [-e EVENT[,EVENT...]]... [-r N] [-x SEP | --json]\n"
+	printf("Usage: pmuctl stat [-e EVENT[,EVENT...]]... [-M GROUP] [-r N] [-x SEP | --json]\n"
 	       "                   [-C CPU | -a] [-o FILE] [--no-calibrate] -- COMMAND [ARGS...]\n"
-	       "       pmuctl stat [-e EVENT[,EVENT...]]... [-x SEP | --json] [-o FILE] -p PID\n\n"
+	       "       pmuctl stat [-e EVENT[,EVENT...]]... [-M GROUP] [-x SEP | --json] [-o FILE]\n"
+	       "                   -p PID\n"
+	       "       pmuctl stat -M list\n\n"
 	       "Counts events while COMMAND runs: COMMAND and every thread and child process\n"
 	       "it creates, wherever the scheduler runs them, and nothing else. Prints what\n"
-	       "the events counted (default: cycles,instructions), IPC when both are\n"
-	       "counted, and the elapsed time, on stderr (-o: in FILE). Ctrl-C ends the\n"
-	       "command, and the counts so far are printed.\n\n"
+	       "the events counted (default: cycles,instructions), the metrics whose counts\n"
+	       "were all counted (IPC, mispredicts and refills per access and per 1000\n"
+	       "instructions, stall cycles per cycle) after '#', and the elapsed time, on\n"
+	       "stderr (-o: in FILE). Ctrl-C ends the command, and the counts so far are\n"
+	       "printed.\n\n"
 	       "  -e, --event EVENTS  event names (pmuctl list), perf aliases, raw 0x11 or r11,\n"
 	       "                      with :u (user mode) or :k (kernel mode); repeatable\n"
+	       "  -M, --metrics GROUP[:u|:k]\n"
+	       "                      the events of a metric group (below), with the modifier\n"
 	       "  -r, --repeat N      run N times: means, and the relative standard deviation\n"
 	       "  -x, --field-separator SEP\n"
-	       "                      one line per event: VALUE SEP EVENT [SEP RSD%%]\n"
-	       "                      [SEP counted COVERAGE%%]\n"
-	       "      --json          one JSON object\n"
+	       "                      perf stat's fields, one line per count: VALUE, UNIT,\n"
+	       "                      EVENT, [VARIANCE%%,] TIME COUNTED (ns), %% OF TIME\n"
+	       "                      COUNTED, METRIC VALUE, METRIC UNIT\n"
+	       "      --json          perf stat -j's: one JSON object per count\n"
 	       "  -p, --pid PID       count a running process instead, until it exits or\n"
 	       "                      Ctrl-C: its threads, and the threads and children they\n"
 	       "                      create after that\n"
@@ -913,19 +643,22 @@ static void usage(void)
 	       "  -o, --output FILE   write the counts to FILE\n"
 	       "      --no-calibrate  keep pmuctl's own share of each count (by default the\n"
 	       "                      least of %d empty runs is taken off, and shown)\n\n"
-	       "More events than the core has counters is refused: no multiplexing. Where\n"
+	       "Metric groups (-M; refused where the core lacks an event or counters):\n",
+	       CALIBRATION_RUNS);
+	stat_groups_print(stdout, 2);
+	printf("\nMore events than the core has counters is refused: no multiplexing. Where\n"
 	       "the threads ran but their counters could not be loaded (a whole-CPU counter\n"
 	       "or perf held the PMU) they were not counted: the counts then show the share\n"
-	       "of the time counted.\n"
+	       "of the time counted. A count that cannot be trusted is <not counted>.\n"
 	       "Exit status: COMMAND's (128+N if killed by signal N), or with -p 0; 1 if\n"
-	       "pmuctl failed or the counts are not trustworthy, 2 for a usage error.\n",
-	       CALIBRATION_RUNS);
+	       "pmuctl failed or the counts are not trustworthy, 2 for a usage error.\n");
 }
 
 /* The options, as parsed; argv[optind] on is the command. */
 struct stat_options {
 	char *specs[MAX_EVENTS + 1];
 	int nspecs;
+	char group_specs[GROUP_MAX_EVENTS][48];	/* -M's events, with its modifier */
 	int repeat;
 	char *sep, *output;
 	bool json, calibrated;
@@ -944,11 +677,44 @@ static int parse_pid(const char *arg, pid_t *pid)
 	return EXIT_SUCCESS;
 }
 
+/*
+ * -M GROUP[:MODIFIER]: the group's events, after -e's, each with the
+ * modifier (:u, :k); "-M list" lists the groups.
+ */
+static int parse_group(const char *arg, struct stat_options *o, struct stat_run *run)
+{
+	const char *colon = strchr(arg, ':');
+	char name[32];
+	const struct stat_group *g;
+
+	if (!strcmp(arg, "list")) {
+		printf("Metric groups (pmuctl stat -M GROUP[:u|:k]):\n");
+		stat_groups_print(stdout, 2);
+		return EXIT_SUCCESS;
+	}
+	if (run->group)
+		return usage_error("one -M at a time");
+	snprintf(name, sizeof(name), "%.*s", colon ? (int)(colon - arg) : (int)strlen(arg), arg);
+	g = stat_group_find(name);
+	if (!g)
+		return usage_error("no metric group '%s' (pmuctl stat -M list lists them)", name);
+	run->group = g;
+	for (int k = 0; k < GROUP_MAX_EVENTS && g->events[k]; k++) {
+		if (o->nspecs >= MAX_EVENTS)
+			return usage_error("too many events");
+		snprintf(o->group_specs[k], sizeof(o->group_specs[k]), "%s%.8s", g->events[k],
+			 colon ? colon : "");
+		o->specs[o->nspecs++] = o->group_specs[k];
+	}
+	return -1;
+}
+
 /* Returns -1 to go on, or the exit status. */
 static int parse_options(int argc, char **argv, struct stat_options *o, struct stat_run *run)
 {
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
+		{ "metrics", required_argument, NULL, 'M' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'j' },
@@ -962,9 +728,9 @@ static int parse_options(int argc, char **argv, struct stat_options *o, struct s
 	};
 	bool targets = false;	/* one of -p, -C, -a was given */
 	char *tok, *save, *end;
-	int opt;
+	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "+e:r:x:p:C:ao:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:M:r:x:p:C:ao:h", opts, NULL)) != -1) {
 		if ((opt == 'p' || opt == 'C' || opt == 'a') && targets)
 			return usage_error("-p, -C and -a go one at a time");
 		switch (opt) {
@@ -974,6 +740,11 @@ static int parse_options(int argc, char **argv, struct stat_options *o, struct s
 					return usage_error("too many events");
 				o->specs[o->nspecs++] = tok;
 			}
+			break;
+		case 'M':
+			ret = parse_group(optarg, o, run);
+			if (ret >= 0)
+				return ret;
 			break;
 		case 'r':
 			errno = 0;
@@ -1084,11 +855,11 @@ int cmd_stat(int argc, char **argv)
 	ret = measure(&run, &o, defaults, path, argv + optind);
 	if (run.runs) {
 		if (o.json)
-			print_json(out, &run, argv + optind);
+			stat_print_json(out, &run);
 		else if (o.sep)
-			print_separated(out, &run, o.sep);
+			stat_print_separated(out, &run, o.sep);
 		else
-			print_table(out, &run, argv + optind);
+			stat_print_table(out, &run, argv + optind);
 		ret = run.status ? run.status : run.disturbed ? EXIT_FAILURE : ret;
 	}
 	files_close(&run.files);

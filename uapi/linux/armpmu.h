@@ -67,6 +67,9 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
+/* The device node the driver creates (udev names it after the driver). */
+#define ARMPMU_DEVICE_PATH	"/dev/armpmu"
+
 /* Free in Documentation/userspace-api/ioctl/ioctl-number.rst. */
 #define ARMPMU_IOC_MAGIC	0xD5
 

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stat-output-unit: pmuctl stat's output formats and metrics on the host,
+ * from made-up counts (no device): perf stat 6.1's -x and -j layouts as
+ * perf prints them (7 CSV fields, 8 with -r; its JSON keys in its order,
+ * its number formats), <not counted> and <not supported> for what has no
+ * number to trust, the share of time counted, the metrics beside their
+ * counts, and -M's groups checked against known cores. Prints TAP, exits 1
+ * if a test failed.
+ *
+ *   stat-output-unit              the tests
+ *   stat-output-unit --print csv|csv-r|json|json-r
+ *                                 a made-up run's lines in that format, for
+ *                                 tests/host/stat-format-test to hold
+ *                                 against perf's own
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stat.h"
+#include "tap.h"
+
+static void add_counter(struct stat_run *run, const char *name, uint32_t event,
+			const double *values)
+{
+	struct counter *c = &run->counters[run->ncounters++];
+
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->idx = event == EV_CPU_CYCLES ? ARMPMU_CYCLE_COUNTER : (unsigned int)run->ncounters;
+	c->event = event;
+	for (int r = 0; r < run->runs; r++) {
+		c->sum += values[r];
+		c->sumsq += values[r] * values[r];
+	}
+}
+
+/*
+ * A run of @runs (1 or 3): cycles, instructions, branches and their
+ * mispredicts, and STALL_FRONTEND not supported. With 3 runs each count
+ * is its value, +10% and -10%: a relative standard deviation of 10%.
+ */
+static void made_up_run(struct stat_run *run, int runs)
+{
+	static const double spread[3] = { 1, 1.1, 0.9 };
+	static const struct { const char *name; uint32_t event; double value; } counts[] = {
+		{ "cycles", 0x11, 2000 },
+		{ "INST_RETIRED:u", 0x08, 1000 },
+		{ "BR_MIS_PRED", 0x10, 10 },
+		{ "BR_PRED", 0x12, 200 },
+	};
+	double v[3];
+
+	memset(run, 0, sizeof(*run));
+	run->runs = runs;
+	run->elapsed = 0.001 * runs;
+	run->time_enabled = run->time_running = 5000ULL * (unsigned int)runs;
+	run->info.midr = 0x410fd083;
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		for (int r = 0; r < runs; r++)
+			v[r] = counts[i].value * (runs > 1 ? spread[r] : 1);
+		add_counter(run, counts[i].name, counts[i].event, v);
+	}
+	run->unsupported[run->nunsupported++] = "STALL_FRONTEND";
+}
+
+enum format { CSV, JSON, TABLE };
+
+/* @run in @format (CSV: separated by @sep), as one string (freed by the caller). */
+static char *render_as(const struct stat_run *run, enum format format, const char *sep)
+{
+	char *buf = NULL, *cmd[] = { "prog", NULL };
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	if (!out)
+		abort();
+	if (format == CSV)
+		stat_print_separated(out, run, sep);
+	else if (format == JSON)
+		stat_print_json(out, run);
+	else
+		stat_print_table(out, run, cmd);
+	fclose(out);
+	return buf;
+}
+
+static char *render(const struct stat_run *run, enum format format)
+{
+	return render_as(run, format, ",");
+}
+
+/* Line @n (from 0) of @text, in @buf. */
+static const char *line_of(const char *text, int n, char *buf, size_t len)
+{
+	for (; n > 0 && text; n--) {
+		text = strchr(text, '\n');
+		text = text ? text + 1 : NULL;
+	}
+	if (!text) {
+		snprintf(buf, len, "(no such line)");
+		return buf;
+	}
+	snprintf(buf, len, "%.*s", (int)strcspn(text, "\n"), text);
+	return buf;
+}
+
+static int count_char(const char *s, char c)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == c;
+	return n;
+}
+
+/* Line @n of @text is @want exactly. */
+static void expect_line(const char *text, int n, const char *want, const char *name)
+{
+	char got[512];
+
+	line_of(text, n, got, sizeof(got));
+	tap_check(!strcmp(got, want), name, "line %d: expected '%s', got '%s'", n, want, got);
+}
+
+/* Line @line of a made-up run's output is @text. */
+struct want {
+	int line;
+	const char *text;
+	const char *name;
+};
+
+#define NWANT(w) (sizeof(w) / sizeof((w)[0]))
+
+/* A made-up run of @runs in @format (CSV: separated by @sep), line by line. */
+static void expect_lines(int runs, enum format format, const char *sep, const struct want *w,
+			 size_t n)
+{
+	struct stat_run run;
+	char *text;
+
+	made_up_run(&run, runs);
+	text = render_as(&run, format, sep);
+	for (size_t i = 0; i < n; i++)
+		expect_line(text, w[i].line, w[i].text, w[i].name);
+	free(text);
+}
+
+/* perf's order: value, unit, event, runtime, pcnt, metric value, metric unit. */
+static const struct want csv[] = {
+	{ 0, "2000,,cycles,5000,100.00,,",
+	  "-x,: a count without a metric: value, empty unit, event, ns, %, two empty fields" },
+	{ 1, "1000,,INST_RETIRED:u,5000,100.00,0.50,insn per cycle",
+	  "-x,: instructions with IPC in perf's metric columns" },
+	{ 2, "10,,BR_MIS_PRED,5000,100.00,0.0500,mispredicts per branch",
+	  "-x,: mispredicts per branch beside BR_MIS_PRED" },
+	{ 3, ",,,,,10.00,mispredicts per 1000 insns",
+	  "-x,: its second metric on a line of its own, the count's fields empty" },
+	{ 5, "<not supported>,,STALL_FRONTEND,0,100.00,,",
+	  "-x,: a default event the core lacks is <not supported>, as perf shows it" },
+};
+
+static const struct want semicolon[] = {
+	{ 1, "1000;;INST_RETIRED:u;5000;100.00;0.50;insn per cycle",
+	  "-x';': the separator given, everywhere" },
+};
+
+/* With -r perf adds the variance after the event: 8 fields. */
+static const struct want csv_repeat[] = {
+	{ 0, "2000,,cycles,10.00%,5000,100.00,,",
+	  "-x, -r 3: the relative standard deviation after the event, as N.NN%" },
+	{ 3, ",,,,,,10.00,mispredicts per 1000 insns",
+	  "-x, -r 3: a further metric line has 8 fields too" },
+	{ 5, "<not supported>,,STALL_FRONTEND,0.00%,0,100.00,,",
+	  "-x, -r 3: <not supported> with a variance of 0" },
+};
+
+static const struct want json[] = {
+	{ 0, "{\"counter-value\" : \"2000.000000\", \"unit\" : \"\", \"event\" : \"cycles\", \"event-runtime\" : 5000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}",
+	  "--json: perf's keys in perf's order, the value a %f string, no metric as 0 and \"\"" },
+	{ 1, "{\"counter-value\" : \"1000.000000\", \"unit\" : \"\", \"event\" : \"INST_RETIRED:u\", \"event-runtime\" : 5000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.500000, \"metric-unit\" : \"insn per cycle\"}",
+	  "--json: IPC as metric-value and metric-unit" },
+	{ 3, "{\"metric-value\" : 10.000000, \"metric-unit\" : \"mispredicts per 1000 insns\"}",
+	  "--json: a further metric as an object of its own" },
+	{ 5, "{\"counter-value\" : \"<not supported>\", \"unit\" : \"\", \"event\" : \"STALL_FRONTEND\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}",
+	  "--json: <not supported> as perf shows it" },
+};
+
+static const struct want json_repeat[] = {
+	{ 0, "{\"counter-value\" : \"2000.000000\", \"unit\" : \"\", \"event\" : \"cycles\", \"variance\" : 10.00, \"event-runtime\" : 5000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}",
+	  "--json -r 3: variance after event, as perf puts it" },
+};
+
+static void test_layouts(void)
+{
+	struct stat_run run;
+	char *text, line[512];
+	int lines, bad = -1;
+
+	expect_lines(1, CSV, ",", csv, NWANT(csv));
+	expect_lines(1, CSV, ";", semicolon, NWANT(semicolon));
+	expect_lines(3, CSV, ",", csv_repeat, NWANT(csv_repeat));
+	expect_lines(1, JSON, NULL, json, NWANT(json));
+	expect_lines(3, JSON, NULL, json_repeat, NWANT(json_repeat));
+	made_up_run(&run, 1);
+	text = render(&run, CSV);
+	lines = count_char(text, '\n');
+	for (int i = 0; i < lines && bad < 0; i++)
+		if (count_char(line_of(text, i, line, sizeof(line)), ',') != 6)
+			bad = i;
+	tap_check(lines == 6 && bad < 0, "-x,: every line has perf's 7 fields",
+		  "%d lines, line %d: '%s'", lines, bad, bad < 0 ? "" : line);
+	free(text);
+}
+
+/* Counts that cannot be trusted are never numbers; partial ones say so. */
+static void test_untrusted(void)
+{
+	struct stat_run run;
+	char *text;
+
+	made_up_run(&run, 1);
+	run.disturbed = true;
+	text = render(&run, CSV);
+	expect_line(text, 1, "<not counted>,,INST_RETIRED:u,5000,100.00,,",
+		    "disturbed: <not counted>, and no metric from it");
+	free(text);
+	text = render(&run, JSON);
+	tap_check(strstr(text, "\"counter-value\" : \"<not counted>\", \"unit\" : \"\", \"event\" : \"cycles\"") &&
+		  !strstr(text, "insn per cycle"),
+		  "disturbed, --json: counter-value \"<not counted>\", no IPC", "%s", text);
+	free(text);
+	text = render(&run, TABLE);
+	tap_check(strstr(text, "<not trustworthy>      cycles") && !strstr(text, "insn per cycle") &&
+		  strstr(text, "not trustworthy. See pmuctl status."),
+		  "disturbed, table: no number, no metric, and why", "%s", text);
+	free(text);
+
+	made_up_run(&run, 1);
+	run.counters[0].below_overhead = true;
+	text = render(&run, CSV);
+	expect_line(text, 0, "<not counted>,,cycles,5000,100.00,,",
+		    "a count below pmuctl's own share: <not counted>");
+	expect_line(text, 1, "1000,,INST_RETIRED:u,5000,100.00,,",
+		    "  and IPC, which needs it, is not shown");
+	free(text);
+
+	made_up_run(&run, 1);
+	run.time_running = 1250;
+	text = render(&run, CSV);
+	expect_line(text, 1, "1000,,INST_RETIRED:u,1250,25.00,0.50,insn per cycle",
+		    "counted a quarter of the time: runtime and 25.00 in perf's columns");
+	free(text);
+	text = render(&run, JSON);
+	tap_check(strstr(text, "\"event-runtime\" : 1250, \"pcnt-running\" : 25.00") != NULL,
+		  "  and in --json", "%s", text);
+	free(text);
+	text = render(&run, TABLE);
+	tap_check(strstr(text, "(25.00%)") && strstr(text, "Incomplete: counted 25.00%"),
+		  "  and the table flags each count and says why", "%s", text);
+	free(text);
+}
+
+static void test_table(void)
+{
+	struct stat_run run;
+	char *text, below[128];
+
+	made_up_run(&run, 1);
+	text = render(&run, TABLE);
+	tap_check(strstr(text, "              1,000      INST_RETIRED:u           #    0.50  insn per cycle\n") != NULL,
+		  "table: IPC after '#' on the instructions line", "%s", text);
+	/* Under the metric column: 50 columns in, as the first metric. */
+	snprintf(below, sizeof(below), "\n%50s#   10.00  mispredicts per 1000 insns\n", "");
+	tap_check(strstr(text, below) != NULL,
+		  "table: a further metric below, after '#'", "%s", text);
+	tap_check(strstr(text, "    <not supported>      STALL_FRONTEND\n") != NULL,
+		  "table: <not supported>", "%s", text);
+	free(text);
+}
+
+static void test_metrics(void)
+{
+	struct stat_run run;
+	double v = -1;
+	const struct stat_metric *ipc;
+
+	made_up_run(&run, 1);
+	ipc = stat_metric_of(&run.counters[1], 0);
+	tap_check(ipc && !strcmp(ipc->unit, "insn per cycle") && stat_metric_value(&run, ipc, &v) &&
+		  v == 0.5, "IPC is instructions over cycles", "%f", v);
+	run.ncounters = 2;	/* no branches counted: no branch metric */
+	tap_check(stat_metric_of(&run.counters[0], 0) == NULL, "cycles has no metric of its own",
+		  "it has one");
+	run.counters[0].sum = 0;
+	tap_check(stat_metric_value(&run, ipc, &v) && v == 0,
+		  "a denominator of 0 gives 0, as perf shows it", "%f", v);
+	run.counters[0] = run.counters[1];	/* instructions, no cycles */
+	run.ncounters = 1;
+	tap_check(!stat_metric_value(&run, ipc, &v), "no IPC without cycles counted", "IPC %f", v);
+}
+
+/* A known core's info, with @counters event counters. */
+static struct armpmu_info core(const char *want, unsigned int counters)
+{
+	struct armpmu_info info = { 0 };
+	const char *name;
+
+	for (unsigned int i = 0; (name = pmudev_known_core(i, &info)); i++)
+		if (!strcmp(name, want))
+			break;
+	if (!name) {
+		fprintf(stderr, "no known core %s\n", want);
+		exit(2);
+	}
+	info.num_counters = counters;
+	return info;
+}
+
+static void test_groups(void)
+{
+	struct armpmu_info a7 = core("Cortex-A7", 4), a53 = core("Cortex-A53", 6);
+	struct armpmu_info a72 = core("Cortex-A72", 6);
+	const struct stat_group *g;
+	char why[256], name[96];
+	int err;
+
+	tap_check(stat_group_find("IPC") && stat_group_find("cache") && !stat_group_find("nope"),
+		  "groups are found by name, any case; an unknown one is not", "they are not");
+	static const char *const names[] = { "ipc", "branch", "l1d", "l2", "cache", "stall" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		g = stat_group_find(names[i]);
+		err = stat_group_check(g, &a72, why, sizeof(why));
+		snprintf(name, sizeof(name), "-M %s on a Cortex-A72: %s", names[i],
+			 strcmp(names[i], "stall") ? "fits" : "refused (no STALL_FRONTEND there)");
+		tap_check((err == 0) == (strcmp(names[i], "stall") != 0), name, "%d %s", err,
+			  err ? why : "");
+	}
+	err = stat_group_check(stat_group_find("cache"), &a7, why, sizeof(why));
+	tap_check(err == -ENOSPC && strstr(why, "-M cache needs 5 event counters, but a Cortex-A7 has 4"),
+		  "-M cache on a Cortex-A7 (4 counters) is refused, saying so", "%d %s", err, why);
+	err = stat_group_check(stat_group_find("l1d"), &a7, why, sizeof(why));
+	tap_check(err == 0, "-M l1d fits a Cortex-A7", "%d %s", err, why);
+	err = stat_group_check(stat_group_find("stall"), &a53, why, sizeof(why));
+	tap_check(err == -ENOENT &&
+		  strstr(why, "-M stall: this Cortex-A53 does not implement STALL_FRONTEND, STALL_BACKEND"),
+		  "-M stall on a Cortex-A53 is refused, naming the core and the events", "%d %s",
+		  err, why);
+}
+
+static int print(const char *what)
+{
+	struct stat_run run;
+	bool repeat = strstr(what, "-r") != NULL;
+
+	made_up_run(&run, repeat ? 3 : 1);
+	if (!strncmp(what, "csv", 3))
+		stat_print_separated(stdout, &run, ",");
+	else if (!strncmp(what, "json", 4))
+		stat_print_json(stdout, &run);
+	else
+		return 2;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--print"))
+		return print(argv[2]);
+	tap_init();
+	test_layouts();
+	test_untrusted();
+	test_table();
+	test_metrics();
+	test_groups();
+	return tap_done();
+}
