@@ -122,15 +122,11 @@ static void list_table(struct listing *l)
 /* A core without a table: the common events, as the architecture has them. */
 static void list_common(struct listing *l, unsigned int first, unsigned int last)
 {
-	bool known = l->info.flags & ARMPMU_INFO_EVENTS_KNOWN;
-
 	for (unsigned int ev = first; ev <= last; ev++) {
 		const char *name = pmudev_event_name(ev);
 
+		/* libpmudev's answer: an ARMv7 core has the first 30 only. */
 		if (!name || !pmudev_event_implemented(&l->info, ev))
-			continue;
-		/* An ARMv7 core has the first 30 only. */
-		if (!known && l->info.pmu_version < ARMPMU_PMUV3 && ev > 0x1d)
 			continue;
 		print_event(l, ev, name, "common", false, pmudev_event_description(ev));
 	}
