@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -186,4 +187,17 @@ void json_string(FILE *out, const char *s)
 			fputc(*s, out);
 	}
 	fputc('"', out);
+}
+
+const char *const perf_aliases[] = {
+	"cycles", "instructions", "cache-references", "cache-misses", "branches",
+	"branch-misses",
+};
+
+const size_t nr_perf_aliases = sizeof(perf_aliases) / sizeof(perf_aliases[0]);
+
+bool core_name_matches(const char *name, const char *want)
+{
+	return !strcasecmp(name, want) ||
+	       (!strncasecmp(name, "Cortex-", 7) && !strcasecmp(name + 7, want));
 }

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "pmuctl.h"
 
@@ -27,13 +26,6 @@ struct listing {
 	const char *sep;
 	bool first_json;		/* no event printed yet (JSON's commas) */
 };
-
-static const char *const perf_aliases[] = {
-	"cycles", "instructions", "cache-references", "cache-misses", "branches",
-	"branch-misses",
-};
-
-#define NR_PERF_ALIASES (sizeof(perf_aliases) / sizeof(perf_aliases[0]))
 
 static void print_event(struct listing *l, uint32_t number, const char *name,
 			const char *group, bool own, const char *description)
@@ -80,7 +72,7 @@ static void print_aliases(const struct listing *l)
 	const char *note, *name;
 
 	printf("perf's aliases:\n");
-	for (size_t i = 0; i < NR_PERF_ALIASES; i++) {
+	for (size_t i = 0; i < nr_perf_aliases; i++) {
 		if (pmudev_event_parse(perf_aliases[i], &l->info, &ev)) {
 			printf("  %-26s none here\n", perf_aliases[i]);
 			continue;
@@ -163,13 +155,6 @@ static void list_core(struct listing *l)
 		printf("  aliases: cycles, instructions, cache-references, cache-misses, branches, branch-misses\n");
 }
 
-/* "cortex-a72", "Cortex-A72" or "a72". */
-static bool core_matches(const char *name, const char *want)
-{
-	return !strcasecmp(name, want) ||
-	       (!strncasecmp(name, "Cortex-", 7) && !strcasecmp(name + 7, want));
-}
-
 static int list_known(struct listing *l, const char *want)
 {
 	const char *name;
@@ -177,7 +162,7 @@ static int list_known(struct listing *l, const char *want)
 	int shown = 0;
 
 	for (unsigned int i = 0; (name = pmudev_known_core(i, &info)); i++) {
-		if (want && !core_matches(name, want))
+		if (want && !core_name_matches(name, want))
 			continue;
 		if (shown++ && l->format == LIST_TEXT)
 			putchar('\n');

@@ -49,12 +49,20 @@ void json_string(FILE *out, const char *s);
 /* Whether argv (after the subcommand) asks for --help or -h. */
 bool wants_help(int argc, char **argv);
 
+/* perf's generic event names, which libpmudev maps per core. */
+extern const char *const perf_aliases[];
+extern const size_t nr_perf_aliases;
+
+/* Whether core @name ("Cortex-A72") is the one @want names ("cortex-a72", "a72"). */
+bool core_name_matches(const char *name, const char *want);
+
 int cmd_load(int argc, char **argv);
 int cmd_unload(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 
 #endif /* PMUCTL_H */
