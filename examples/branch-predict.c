@@ -38,14 +38,22 @@ static int by_value(const void *a, const void *b)
 	return *(const unsigned char *)a - *(const unsigned char *)b;
 }
 
+static long in_order(void)
+{
+	return sum_big(sorted);
+}
+
+static long at_random(void)
+{
+	return sum_big(random_order);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const defaults[] = {
 		"cycles:u", "instructions:u", "BR_MIS_PRED:u", "BR_PRED:u", NULL,
 	};
 	struct exercise ex = { .name = "branch-predict" };
-	int in_order, at_random;
-	long a = 0, b = 0;
 
 	srand(1);
 	for (int i = 0; i < N; i++)
@@ -53,16 +61,5 @@ int main(int argc, char **argv)
 	qsort(sorted, N, 1, by_value);
 	if (exercise_start(&ex, argc, argv, defaults))
 		return 1;
-	in_order = pmudev_region(ex.regions, "sorted");
-	at_random = pmudev_region(ex.regions, "random");
-	for (int k = 0; k < ROUNDS; k++) {
-		pmudev_region_begin(ex.regions, in_order);
-		a += sum_big(sorted);
-		pmudev_region_end(ex.regions, in_order);
-		pmudev_region_begin(ex.regions, at_random);
-		b += sum_big(random_order);
-		pmudev_region_end(ex.regions, at_random);
-	}
-	exercise_end(&ex);
-	return a != b;
+	return exercise_compare(&ex, ROUNDS, "sorted", in_order, "random", at_random);
 }

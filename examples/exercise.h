@@ -63,12 +63,35 @@ static int exercise_start(struct exercise *ex, int argc, char **argv,
 	return err ? exercise_fail(ex, "regions", err) : 0;
 }
 
-/* Prints the regions' table and closes. */
-static void exercise_end(struct exercise *ex)
+/*
+ * Runs @first and @second @rounds times each, in turn, each in the region
+ * of its name; prints the regions' table and closes. Returns 0 if the two
+ * gave the same result (each version must compute the same thing), else 1.
+ */
+static int exercise_compare(struct exercise *ex, int rounds,
+			    const char *first, long (*a)(void),
+			    const char *second, long (*b)(void))
 {
+	int ra = pmudev_region(ex->regions, first);
+	int rb = pmudev_region(ex->regions, second);
+	long sum_a = 0, sum_b = 0;
+
+	for (int k = 0; k < rounds; k++) {
+		pmudev_region_begin(ex->regions, ra);
+		sum_a += a();
+		pmudev_region_end(ex->regions, ra);
+		pmudev_region_begin(ex->regions, rb);
+		sum_b += b();
+		pmudev_region_end(ex->regions, rb);
+	}
 	pmudev_regions_print(ex->regions, stdout, PMUDEV_FORMAT_TABLE);
 	pmudev_regions_free(ex->regions);
 	pmudev_close(ex->pmu);
+	if (sum_a == sum_b)
+		return 0;
+	fprintf(stderr, "%s: %s and %s disagree: %ld against %ld\n", ex->name, first,
+		second, sum_a, sum_b);
+	return 1;
 }
 
 #endif /* EXERCISE_H */

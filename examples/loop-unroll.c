@@ -16,7 +16,7 @@
 
 static unsigned int data[N];
 
-static unsigned int __attribute__((noinline)) rolled(void)
+static long __attribute__((noinline)) rolled(void)
 {
 	unsigned int h = 0;
 
@@ -25,7 +25,7 @@ static unsigned int __attribute__((noinline)) rolled(void)
 	return h;
 }
 
-static unsigned int __attribute__((noinline)) unrolled(void)
+static long __attribute__((noinline)) unrolled(void)
 {
 	unsigned int h = 0;
 
@@ -43,23 +43,10 @@ int main(int argc, char **argv)
 {
 	static const char *const defaults[] = { "cycles:u", "instructions:u", NULL };
 	struct exercise ex = { .name = "loop-unroll" };
-	unsigned int a = 0, b = 0;
-	int before, after;
 
 	for (int i = 0; i < N; i++)
 		data[i] = (unsigned int)i * 2654435761U;
 	if (exercise_start(&ex, argc, argv, defaults))
 		return 1;
-	before = pmudev_region(ex.regions, "rolled");
-	after = pmudev_region(ex.regions, "unrolled");
-	for (int k = 0; k < ROUNDS; k++) {
-		pmudev_region_begin(ex.regions, before);
-		a ^= rolled();
-		pmudev_region_end(ex.regions, before);
-		pmudev_region_begin(ex.regions, after);
-		b ^= unrolled();
-		pmudev_region_end(ex.regions, after);
-	}
-	exercise_end(&ex);
-	return a != b;
+	return exercise_compare(&ex, ROUNDS, "rolled", rolled, "unrolled", unrolled);
 }
