@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,27 +325,18 @@ static void print_alias_intro(const struct subject *s, const struct here *here)
 /* The running CPU's core, through the device; none (and why) without one. */
 static void find_here(struct here *here)
 {
-	struct armpmu_cpu_status st;
-	struct pmudev *pmu;
-	int err;
+	int err = cpu_pmu_info(&here->cpu, &here->info, true);
 
-	if (here->cpu < 0)
-		here->cpu = sched_getcpu();
-	err = pmudev_open(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND);
-	if (err) {
-		here->why = err == -ENOENT ? "no " DEVICE_PATH " (armpmu is not loaded), so no running core" :
-					    "cannot open " DEVICE_PATH ", so no running core";
-		return;
-	}
-	err = pmudev_cpu_status(pmu, here->cpu, &st);
-	pmudev_close(pmu);
-	if (err || !(st.flags & ARMPMU_CPU_USABLE)) {
+	if (err == -ENOENT)
+		here->why = "no " DEVICE_PATH " (armpmu is not loaded), so no running core";
+	else if (err == -ENODEV)
 		here->why = "this CPU has no PMU armpmu can use";
+	else if (err)
+		here->why = "cannot open " DEVICE_PATH ", so no running core";
+	if (err)
 		return;
-	}
 	here->known = here->device = true;
-	here->info = st.info;
-	here->core = pmudev_core_name(st.info.midr);
+	here->core = pmudev_core_name(here->info.midr);
 	if (!here->core)
 		here->core = "an unknown core";
 }

@@ -5,7 +5,6 @@
  * core's by name, or every known core's; as text, -x SEP or JSON.
  */
 #include <getopt.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,22 +180,9 @@ static int list_known(struct listing *l, const char *want)
 
 static int list_cpu(struct listing *l)
 {
-	struct armpmu_cpu_status st;
-	struct pmudev *pmu;
-	int err;
-
-	if (l->cpu < 0)
-		l->cpu = sched_getcpu();
-	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
+	if (cpu_pmu_info(&l->cpu, &l->info, false))
 		return EXIT_FAILURE;
-	err = pmudev_cpu_status(pmu, l->cpu, &st);
-	pmudev_close(pmu);
-	if (err)
-		return fail("CPU %d: %s", l->cpu, pmudev_strerror(err));
-	if (!(st.flags & ARMPMU_CPU_USABLE))
-		return fail("CPU %d has no PMU armpmu can use", l->cpu);
-	l->info = st.info;
-	l->core = pmudev_core_name(st.info.midr);
+	l->core = pmudev_core_name(l->info.midr);
 	list_core(l);
 	return EXIT_SUCCESS;
 }

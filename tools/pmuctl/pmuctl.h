@@ -49,6 +49,13 @@ void json_string(FILE *out, const char *s);
 /* Whether argv (after the subcommand) asks for --help or -h. */
 bool wants_help(int argc, char **argv);
 
+/*
+ * The PMU of CPU *@cpu (-1: the one running, then stored in *@cpu), through
+ * the device: 0, or the open's or the status's negative errno, -ENODEV for
+ * a CPU without a PMU armpmu can use; said on stderr unless @quiet.
+ */
+int cpu_pmu_info(int *cpu, struct armpmu_info *info, bool quiet);
+
 /* perf's generic event names, which libpmudev maps per core. */
 extern const char *const perf_aliases[];
 extern const size_t nr_perf_aliases;
