@@ -49,7 +49,7 @@ LIB_STATIC := $(OUT)/lib/libpmudev.a
 
 LIB_PC := $(OUT)/lib/pkgconfig/libpmudev.pc
 
-PROG_HDRS := $(wildcard tests/guest/*.h) $(LIB_HDRS)
+PROG_HDRS := $(wildcard tests/guest/*.h examples/*.h) $(LIB_HDRS)
 # The guest programs are ARM code (exact-count loops in assembly).
 ifneq ($(TARGET),host)
 PROGS := $(patsubst %.c,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.c examples/*.c bench/*.c)))

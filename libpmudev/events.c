@@ -279,8 +279,13 @@ static enum verdict parse_raw(const char *name, bool *raw, uint32_t *number)
 	return EV_OK;
 }
 
+static bool is_v7(const struct armpmu_info *info)
+{
+	return info && info->pmu_version < ARMPMU_PMUV3;
+}
+
 /* What the core itself reports (PMCEID), where it reports it. */
-static bool implemented(const struct armpmu_info *info, uint32_t number)
+static bool reported(const struct armpmu_info *info, uint32_t number)
 {
 	if (!info || !(info->flags & ARMPMU_INFO_EVENTS_KNOWN))
 		return true;
@@ -291,21 +296,43 @@ static bool implemented(const struct armpmu_info *info, uint32_t number)
 	return true;
 }
 
-/* The one answer: the core's table (if any) and the core itself agree. */
+/*
+ * What the core's manual has: its table's events; without a table, any
+ * number, but on ARMv7 only the first 30 common events (ARMv8 added the
+ * rest).
+ */
+static bool listed(const struct armpmu_info *info, const struct core_events *core,
+		   uint32_t number)
+{
+	if (core)
+		return core_event_by_number(core, number) != NULL;
+	return !is_v7(info) || number <= ARMV7_LAST_COMMON || number >= NR_COMMON_EVENTS;
+}
+
+/*
+ * ARMv8's names (common events from 0x1e, recommended ones) mean nothing to
+ * an ARMv7 core without a table.
+ */
+static bool armv8_name_on_v7(const struct armpmu_info *info, const struct core_events *core,
+			     uint32_t number)
+{
+	return !core && is_v7(info) && number > ARMV7_LAST_COMMON;
+}
+
+/*
+ * The one answer to "does this core count event @number": its manual has
+ * it and the core does not report it missing. Listing, suggesting and
+ * parsing names all ask here (a raw number asks reported() alone).
+ */
 static bool core_has(const struct armpmu_info *info, const struct core_events *core,
 		     uint32_t number)
 {
-	return (!core || core_event_by_number(core, number)) && implemented(info, number);
+	return listed(info, core, number) && reported(info, number);
 }
 
 bool pmudev_event_implemented(const struct armpmu_info *info, uint32_t number)
 {
 	return core_has(info, table_of(info), number);
-}
-
-static bool is_v7(const struct armpmu_info *info)
-{
-	return info && info->pmu_version < ARMPMU_PMUV3;
 }
 
 static const struct core_alias *core_alias(const struct core_events *core, const char *name)
@@ -423,9 +450,12 @@ static enum verdict parse(const char *spec, const struct armpmu_info *info,
 	/* The hardware ignores wider bits: it would count another event. */
 	if (info && info->event_bits < 32 && ev->number >> info->event_bits)
 		return EV_TOO_WIDE;
-	if (!raw && !checked && is_v7(info) && ev->number > ARMV7_LAST_COMMON)
+	if (!raw && !checked && armv8_name_on_v7(info, NULL, ev->number))
 		return EV_NOT_ARMV7;
-	return implemented(info, ev->number) ? EV_OK : EV_NOT_IMPLEMENTED;
+	/* A raw number is taken on the core's word: a table may lag a revision. */
+	if (raw)
+		return reported(info, ev->number) ? EV_OK : EV_NOT_IMPLEMENTED;
+	return core_has(info, table_of(info), ev->number) ? EV_OK : EV_NOT_IMPLEMENTED;
 }
 
 int pmudev_event_parse(const char *spec, const struct armpmu_info *info,
@@ -511,8 +541,8 @@ static size_t candidates(const char *name, const struct armpmu_info *info,
 			list[nr++] = &pmudev_recommended_events[i];
 	}
 	for (size_t i = 0; i < nr; i++) {
-		if ((reported_only && !implemented(info, list[i]->number)) ||
-		    (!core && is_v7(info) && list[i]->number > ARMV7_LAST_COMMON))
+		if (armv8_name_on_v7(info, core, list[i]->number) ||
+		    !(reported_only ? core_has : listed)(info, core, list[i]->number))
 			continue;
 		all[n++] = (struct candidate){ list[i]->name, distance(name, list[i]->name) };
 	}

@@ -275,7 +275,10 @@ const struct pmudev_event_info *pmudev_core_event(uint32_t midr, unsigned int in
  * its table lists it (cores with a table) and the core does not report it
  * missing (ARMPMU_INFO_EVENTS_KNOWN: 0x00-0x3f, and 0x4000-0x403f from
  * ARMv8.1). Numbers a core neither lists nor reports are assumed counted
- * where the core has no table.
+ * where the core has no table, but for ARMv8's common events 0x1e-0x3f on
+ * an ARMv7 core. pmuctl, listing, suggesting and parsing names all use
+ * this answer; a raw number given to pmudev_event_parse() is checked
+ * against the core's own report only.
  */
 bool pmudev_event_implemented(const struct armpmu_info *info, uint32_t number);
 

@@ -472,6 +472,7 @@ static void test_core_messages(void)
 	struct armpmu_info a15 = core_info(0xc0f, 8), a53 = core_info(0xd03, 10);
 	struct armpmu_info a72 = core_info(0xd08, 10), a76 = core_info(0xd0b, 16);
 	struct armpmu_info a72_qemu = a72;
+	struct armpmu_info a5;
 	const char *note;
 
 	expect_event("BR_INDIRECT_SPEC", &a72, "Cortex-A72", 0x7a, 0);
@@ -520,6 +521,12 @@ static void test_core_messages(void)
 		  pmudev_event_implemented(NULL, 0x21) && pmudev_event_implemented(&a53, 0xe1) &&
 		  !pmudev_event_implemented(&a53, 0x23),
 		  "event_implemented: the table and the core's own report, together", "%s", "");
+	/* An ARMv7 core without a table (Cortex-A5): none of ARMv8's common events. */
+	a5 = v7;
+	a5.midr = 0x410fc051;
+	tap_check(pmudev_event_implemented(&a5, 0x1d) && !pmudev_event_implemented(&a5, 0x21) &&
+		  pmudev_event_implemented(&a5, 0xc0),
+		  "event_implemented: ARMv7 without a table has 0x00-0x1d, not 0x1e-0x3f", "%s", "");
 
 	note = pmudev_event_note("branches", &a72);
 	tap_check(note && strstr(note, "BR_PRED") && strstr(note, "speculative"),

@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <grp.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -171,5 +173,47 @@ int open_pmu(struct pmudev **pmu, int cpu, unsigned int flags)
 	int err = pmudev_open(pmu, cpu, flags);
 
 	explain_open_error(err, cpu);
+	return err;
+}
+
+const char *const perf_aliases[] = {
+	"cycles", "instructions", "cache-references", "cache-misses", "branches",
+	"branch-misses",
+};
+
+const size_t nr_perf_aliases = sizeof(perf_aliases) / sizeof(perf_aliases[0]);
+
+bool core_name_matches(const char *name, const char *want)
+{
+	return !strcasecmp(name, want) ||
+	       (!strncasecmp(name, "Cortex-", 7) && !strcasecmp(name + 7, want));
+}
+
+int cpu_pmu_info(int *cpu, struct armpmu_info *info, bool quiet)
+{
+	struct armpmu_cpu_status st;
+	struct pmudev *pmu;
+	int err;
+
+	if (*cpu < 0)
+		*cpu = sched_getcpu();
+	err = pmudev_open(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND);
+	if (err) {
+		if (!quiet)
+			explain_open_error(err, PMUDEV_CPU_ANY);
+		return err;
+	}
+	err = pmudev_cpu_status(pmu, *cpu, &st);
+	pmudev_close(pmu);
+	if (!err && !(st.flags & ARMPMU_CPU_USABLE))
+		err = -ENODEV;
+	if (err && !quiet) {
+		if (err == -ENODEV)
+			fail("CPU %d has no PMU armpmu can use", *cpu);
+		else
+			fail("CPU %d: %s", *cpu, pmudev_strerror(err));
+	}
+	if (!err)
+		*info = st.info;
 	return err;
 }

@@ -5,11 +5,9 @@
  * core's by name, or every known core's; as text, -x SEP or JSON.
  */
 #include <getopt.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "pmuctl.h"
 
@@ -27,13 +25,6 @@ struct listing {
 	const char *sep;
 	bool first_json;		/* no event printed yet (JSON's commas) */
 };
-
-static const char *const perf_aliases[] = {
-	"cycles", "instructions", "cache-references", "cache-misses", "branches",
-	"branch-misses",
-};
-
-#define NR_PERF_ALIASES (sizeof(perf_aliases) / sizeof(perf_aliases[0]))
 
 static void print_event(struct listing *l, uint32_t number, const char *name,
 			const char *group, bool own, const char *description)
@@ -80,7 +71,7 @@ static void print_aliases(const struct listing *l)
 	const char *note, *name;
 
 	printf("perf's aliases:\n");
-	for (size_t i = 0; i < NR_PERF_ALIASES; i++) {
+	for (size_t i = 0; i < nr_perf_aliases; i++) {
 		if (pmudev_event_parse(perf_aliases[i], &l->info, &ev)) {
 			printf("  %-26s none here\n", perf_aliases[i]);
 			continue;
@@ -122,15 +113,11 @@ static void list_table(struct listing *l)
 /* A core without a table: the common events, as the architecture has them. */
 static void list_common(struct listing *l, unsigned int first, unsigned int last)
 {
-	bool known = l->info.flags & ARMPMU_INFO_EVENTS_KNOWN;
-
 	for (unsigned int ev = first; ev <= last; ev++) {
 		const char *name = pmudev_event_name(ev);
 
+		/* libpmudev's answer: an ARMv7 core has the first 30 only. */
 		if (!name || !pmudev_event_implemented(&l->info, ev))
-			continue;
-		/* An ARMv7 core has the first 30 only. */
-		if (!known && l->info.pmu_version < ARMPMU_PMUV3 && ev > 0x1d)
 			continue;
 		print_event(l, ev, name, "common", false, pmudev_event_description(ev));
 	}
@@ -167,13 +154,6 @@ static void list_core(struct listing *l)
 		printf("  aliases: cycles, instructions, cache-references, cache-misses, branches, branch-misses\n");
 }
 
-/* "cortex-a72", "Cortex-A72" or "a72". */
-static bool core_matches(const char *name, const char *want)
-{
-	return !strcasecmp(name, want) ||
-	       (!strncasecmp(name, "Cortex-", 7) && !strcasecmp(name + 7, want));
-}
-
 static int list_known(struct listing *l, const char *want)
 {
 	const char *name;
@@ -181,7 +161,7 @@ static int list_known(struct listing *l, const char *want)
 	int shown = 0;
 
 	for (unsigned int i = 0; (name = pmudev_known_core(i, &info)); i++) {
-		if (want && !core_matches(name, want))
+		if (want && !core_name_matches(name, want))
 			continue;
 		if (shown++ && l->format == LIST_TEXT)
 			putchar('\n');
@@ -200,22 +180,9 @@ static int list_known(struct listing *l, const char *want)
 
 static int list_cpu(struct listing *l)
 {
-	struct armpmu_cpu_status st;
-	struct pmudev *pmu;
-	int err;
-
-	if (l->cpu < 0)
-		l->cpu = sched_getcpu();
-	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
+	if (cpu_pmu_info(&l->cpu, &l->info, false))
 		return EXIT_FAILURE;
-	err = pmudev_cpu_status(pmu, l->cpu, &st);
-	pmudev_close(pmu);
-	if (err)
-		return fail("CPU %d: %s", l->cpu, pmudev_strerror(err));
-	if (!(st.flags & ARMPMU_CPU_USABLE))
-		return fail("CPU %d has no PMU armpmu can use", l->cpu);
-	l->info = st.info;
-	l->core = pmudev_core_name(st.info.midr);
+	l->core = pmudev_core_name(l->info.midr);
 	list_core(l);
 	return EXIT_SUCCESS;
 }

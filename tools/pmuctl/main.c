@@ -22,6 +22,7 @@ static const struct subcommand subcommands[] = {
 	{ "info", cmd_info, "each CPU's core and PMU" },
 	{ "list", cmd_list, "the events a CPU implements" },
 	{ "stat", cmd_stat, "count events while a command runs" },
+	{ "explain", cmd_explain, "what an event counts, where, and its pitfalls" },
 	{ "reset", cmd_reset, "stop and release a CPU's PMU (root)" },
 };
 

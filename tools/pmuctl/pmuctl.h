@@ -48,12 +48,27 @@ int parse_cpu_option(int argc, char **argv, int *cpu, const char *help);
 /* Whether argv (after the subcommand) asks for --help or -h. */
 bool wants_help(int argc, char **argv);
 
+/*
+ * The PMU of CPU *@cpu (-1: the one running, then stored in *@cpu), through
+ * the device: 0, or the open's or the status's negative errno, -ENODEV for
+ * a CPU without a PMU armpmu can use; said on stderr unless @quiet.
+ */
+int cpu_pmu_info(int *cpu, struct armpmu_info *info, bool quiet);
+
+/* perf's generic event names, which libpmudev maps per core. */
+extern const char *const perf_aliases[];
+extern const size_t nr_perf_aliases;
+
+/* Whether core @name ("Cortex-A72") is the one @want names ("cortex-a72", "a72"). */
+bool core_name_matches(const char *name, const char *want);
+
 int cmd_load(int argc, char **argv);
 int cmd_unload(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 
 #endif /* PMUCTL_H */
