@@ -18,7 +18,7 @@
 
 #include "pmu-asm.h"
 
-#define DEV			"/dev/armpmu"
+#define DEV			ARMPMU_DEVICE_PATH
 
 typedef unsigned long long ull;
 

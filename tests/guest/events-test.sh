@@ -147,6 +147,11 @@ if [ -n "$icount" ]; then
 	echo "# branch-predict: sorted $sorted, random $random instructions:u"
 	[ -n "$sorted" ] && [ "$sorted" -gt 0 ] && [ "$sorted" = "$random" ]
 	verdict "branch-predict: sorted and random retire the same instructions" $?
+	runs 0 '^byte table' "popcount counts itself with raw ioctls, unbound" popcount
+	every=$(awk '$1 == "every" { print $4 }' "$out")
+	lowest=$(awk '$1 == "clear" { print $4 }' "$out")
+	[ -n "$lowest" ] && [ "$lowest" -gt 0 ] && [ "$lowest" -lt "$every" ]
+	verdict "popcount: clearing the lowest set bit retires fewer instructions ($lowest) than testing every bit ($every)" $?
 elif [ -n "$pmceid" ]; then
 	runs 0 'not counted: INST_RETIRED \(0x08\) is not implemented' \
 		"loop-unroll leaves out instructions, which this board does not count" loop-unroll
