@@ -28,6 +28,7 @@
 
 /* PMCR / PMCR_EL0 fields, identical on ARMv7 and ARMv8. */
 #define ARMPMU_PMCR_E		BIT(0)	/* enable all counters */
+#define ARMPMU_PMCR_RESET_BITS	(BIT(1) | BIT(2)) /* P, C: never written as 1 */
 #define ARMPMU_PMCR_D		BIT(3)	/* cycle counter counts every 64 cycles */
 #define ARMPMU_PMCR_LC		BIT(6)	/* ARMv8: 64-bit cycle counter overflow */
 #define ARMPMU_PMCR_N_SHIFT	11
@@ -55,33 +56,18 @@ static inline u32 armpmu_filter_bits(u32 flags)
 }
 
 /*
- * One PMU flavour. Every hook but probe runs on the CPU whose PMU it
- * touches, with interrupts disabled. Counter index ARMPMU_CYCLE_IDX is the
- * cycle counter (its "event type" is the cycle counter's filter).
+ * One PMU flavour: what differs beyond its registers (pmu_regs.h, inline
+ * helpers shared by all the driver's hardware code).
  */
 struct armpmu_ops {
 	const char *name;
-	/* NULL if this CPU has a usable PMU, else why not. */
+	/* On the CPU, interrupts off: NULL if its PMU is usable, else why not. */
 	const char *(*probe)(struct armpmu_caps *caps);
 	u32 (*encode_evtype)(u32 event, u32 flags);
-	u32 (*read_pmcr)(void);
-	void (*write_pmcr)(u32 val);
-	u32 (*read_enabled)(void);
-	void (*enable)(u32 mask);
-	void (*disable)(u32 mask);
-	u32 (*read_irq_enabled)(void);
-	void (*disable_irq)(u32 mask);
-	void (*clear_overflow)(u32 mask);
-	void (*write_evtype)(u32 idx, u32 val);
-	u32 (*read_evtype)(u32 idx);
-	u64 (*read_counter)(u32 idx);
-	void (*write_counter)(u32 idx, u64 val);
-	u32 (*read_userenr)(void);
-	/* Bits of PMCR this driver may change (the rest is kept). */
-	u32 pmcr_owned;
-	/* Width of the cycle counter's value. */
-	u64 cycle_mask;
 };
+
+/* pmu_probe.c: a backend's probe, given its architecture's ID_DFR. */
+const char *armpmu_probe_cpu(enum armpmu_isa isa, u32 id_dfr, struct armpmu_caps *caps);
 
 /* The one backend built into this module (pmu_v7.c or pmu_v8.c). */
 extern const struct armpmu_ops armpmu_backend;
@@ -89,16 +75,22 @@ extern const struct armpmu_ops armpmu_backend;
 /* What a file counts: set in process context while its counters are stopped. */
 struct armpmu_config {
 	u32 programmed;			/* mask of event counters with an event */
-	u32 evtype[ARMPMU_MAX_COUNTERS];
-	u32 cycle_filter;
+	/* Event types as written, [31] = the cycle counter's filter. */
+	u32 evtype[ARMPMU_MAX_COUNTERS + 1];
+	/*
+	 * The same as the hardware holds them, for the counters of
+	 * evtype_known: learnt at a load, under the count lock in task mode.
+	 */
+	u32 seen_evtype[ARMPMU_MAX_COUNTERS + 1];
+	u32 evtype_known;
 	bool cycle_filterable;		/* PMUv1 has no cycle filter */
 	bool divider;
 };
 
-/* A configuration in one CPU's PMU: the hardware as last seen there. */
+/* A configuration in one CPU's PMU: the counters' values as last seen. */
 struct armpmu_load {
-	u64 last[ARMPMU_MAX_COUNTERS + 1];	/* counter values, [31] = cycles */
-	u32 seen_evtype[ARMPMU_MAX_COUNTERS + 1]; /* event types as written */
+	u64 last[ARMPMU_MAX_COUNTERS + 1];	/* [31] = cycles */
+	u64 now[ARMPMU_MAX_COUNTERS];		/* read by a look, then folded */
 };
 
 struct armpmu_session;
@@ -109,7 +101,6 @@ struct armpmu_session;
  */
 struct armpmu_mode {
 	int (*program)(struct armpmu_session *s, u32 idx, u32 evtype);
-	int (*set_cycle_filter)(struct armpmu_session *s, u32 evtype);
 	int (*set_value)(struct armpmu_session *s, u32 idx, u64 value);
 	int (*start)(struct armpmu_session *s);
 	int (*stop)(struct armpmu_session *s);
@@ -208,23 +199,19 @@ int armpmu_cpu_revoke(u32 cpu, const struct armpmu_session *only);
  * off. Each returns what it found; none keeps state of its own.
  */
 u32 armpmu_counters(const struct armpmu_config *cfg);
+void armpmu_config_set_evtype(struct armpmu_config *cfg, u32 idx, u32 evtype);
 u32 armpmu_foreign(u32 mask);
-void armpmu_program_counter(const struct armpmu_config *cfg,
-			    struct armpmu_load *ld, u32 idx);
+void armpmu_program_counters(struct armpmu_config *cfg, u32 mask);
 void armpmu_set_counter(struct armpmu_load *ld, u64 *total, u32 idx, u64 value);
-int armpmu_load_counters(const struct armpmu_config *cfg, struct armpmu_load *ld);
-bool armpmu_counters_disturbed(const struct armpmu_config *cfg,
-			       const struct armpmu_load *ld, bool check_enable);
-bool armpmu_fold_counters(const struct armpmu_config *cfg,
-			  struct armpmu_load *ld, u64 *total);
+int armpmu_load_counters(struct armpmu_config *cfg, struct armpmu_load *ld);
+bool armpmu_look_counters(const struct armpmu_config *cfg, struct armpmu_load *ld,
+			  u64 *total);
 void armpmu_rebase_counters(const struct armpmu_config *cfg, struct armpmu_load *ld);
 bool armpmu_pause_counters(const struct armpmu_config *cfg,
 			   struct armpmu_load *ld, u64 *total, bool check_enable);
-void armpmu_stop_own_counters(const struct armpmu_config *cfg,
-			      const struct armpmu_load *ld);
+void armpmu_stop_own_counters(const struct armpmu_config *cfg);
 void armpmu_release_pmcr(void);
-void armpmu_clear_counters(const struct armpmu_config *cfg,
-			   const struct armpmu_load *ld);
+void armpmu_clear_counters(const struct armpmu_config *cfg);
 
 /*
  * cpu_mode.c: a file bound to a CPU. Each call runs its work on the bound

@@ -22,11 +22,14 @@
  */
 #include <linux/bitops.h>
 #include "armpmu.h"
+#include "pmu_regs.h"
 
-/* PMCR.P and PMCR.C reset counters when written as 1: never write them. */
-#define PMCR_RESET_BITS		(BIT(1) | BIT(2))
+/* Each counter of @mask, lowest first, the cycle counter (31) last. */
+#define for_each_counter(idx, mask) \
+	for (unsigned long __m = (mask); __m && ((idx) = __ffs(__m), true); __m &= __m - 1)
 
-static const struct armpmu_ops *const pmu = &armpmu_backend;
+/* Each event counter of @mask (PMSELR reaches them, not the cycle counter). */
+#define for_each_event_counter(idx, mask) for_each_counter(idx, (mask) & ~ARMPMU_CYCLE_BIT)
 
 /* The counters @cfg counts with: its event counters and the cycle counter. */
 u32 armpmu_counters(const struct armpmu_config *cfg)
@@ -34,20 +37,27 @@ u32 armpmu_counters(const struct armpmu_config *cfg)
 	return cfg->programmed | ARMPMU_CYCLE_BIT;
 }
 
+/* Those of them with an event type: PMUv1 has no cycle filter. */
+static u32 typed_counters(const struct armpmu_config *cfg)
+{
+	return cfg->cycle_filterable ? armpmu_counters(cfg) : cfg->programmed;
+}
+
+/*
+ * Counter @idx of @cfg (ARMPMU_CYCLE_IDX: the cycle counter's filter)
+ * gets event type @evtype, programmed at the next load.
+ */
+void armpmu_config_set_evtype(struct armpmu_config *cfg, u32 idx, u32 evtype)
+{
+	cfg->evtype[idx] = evtype;
+	cfg->evtype_known &= ~BIT(idx);
+	if (idx != ARMPMU_CYCLE_IDX)
+		cfg->programmed |= BIT(idx);
+}
+
 static u64 counter_width(u32 idx)
 {
-	return idx == ARMPMU_CYCLE_IDX ? pmu->cycle_mask : U32_MAX;
-}
-
-/* PMUv1 has no cycle filter, and PMSELR = 31 is reserved there. */
-static bool has_evtype(const struct armpmu_config *cfg, u32 idx)
-{
-	return idx != ARMPMU_CYCLE_IDX || cfg->cycle_filterable;
-}
-
-static u32 wanted_evtype(const struct armpmu_config *cfg, u32 idx)
-{
-	return idx == ARMPMU_CYCLE_IDX ? cfg->cycle_filter : cfg->evtype[idx];
+	return idx == ARMPMU_CYCLE_IDX ? PMU_CYCLE_MASK : U32_MAX;
 }
 
 /*
@@ -58,18 +68,18 @@ static u32 wanted_evtype(const struct armpmu_config *cfg, u32 idx)
  */
 static void write_pmcr(bool divider, bool running)
 {
-	u32 pmcr = pmu->read_pmcr() & ~PMCR_RESET_BITS;
+	u32 pmcr = pmu_read_pmcr() & ~ARMPMU_PMCR_RESET_BITS;
 
-	pmcr &= ~(pmu->pmcr_owned & ~ARMPMU_PMCR_E);
+	pmcr &= ~(PMU_PMCR_OWNED & ~ARMPMU_PMCR_E);
 	if (divider)
 		pmcr |= ARMPMU_PMCR_D;
 	else
-		pmcr |= pmu->pmcr_owned & ARMPMU_PMCR_LC;
+		pmcr |= PMU_PMCR_OWNED & ARMPMU_PMCR_LC;
 	if (running)
 		pmcr |= ARMPMU_PMCR_E;
-	else if (!pmu->read_enabled())
+	else if (!pmu_read_enabled())
 		pmcr &= ~ARMPMU_PMCR_E;
-	pmu->write_pmcr(pmcr);
+	pmu_write_pmcr(pmcr);
 }
 
 /* After the last counter of a configuration stopped: no divider, E if needed. */
@@ -81,21 +91,43 @@ void armpmu_release_pmcr(void)
 /* Counters of @mask that someone else has enabled (ours being stopped). */
 u32 armpmu_foreign(u32 mask)
 {
-	return pmu->read_enabled() & mask;
+	return pmu_read_enabled() & mask;
 }
 
 /*
- * Give counter @idx, stopped and ours, its event type and no interrupt, and
- * remember the type as the hardware holds it (reserved bits read as 0).
+ * Give the counters @mask of @cfg, stopped and ours, their event types and
+ * no interrupt; with @ld, take their values as the base of the next fold.
+ * The first time, learn each type as the hardware holds it (reserved bits
+ * read as 0): the same on every CPU with the same core, so that later loads
+ * need not read it back.
  */
-void armpmu_program_counter(const struct armpmu_config *cfg,
-			    struct armpmu_load *ld, u32 idx)
+static void program(struct armpmu_config *cfg, struct armpmu_load *ld, u32 mask)
 {
-	if (has_evtype(cfg, idx))
-		pmu->write_evtype(idx, wanted_evtype(cfg, idx));
-	ld->seen_evtype[idx] = has_evtype(cfg, idx) ? pmu->read_evtype(idx) : 0;
-	pmu->disable_irq(BIT(idx));
-	pmu->clear_overflow(BIT(idx));
+	u32 learn = mask & typed_counters(cfg) & ~cfg->evtype_known;
+	unsigned int idx;
+
+	for_each_event_counter(idx, mask) {
+		pmu_select(idx);
+		pmu_write_selected_evtype(cfg->evtype[idx]);
+		if (ld)
+			ld->last[idx] = pmu_read_selected_counter();
+	}
+	if (mask & ARMPMU_CYCLE_BIT) {
+		if (cfg->cycle_filterable)
+			pmu_write_evtype(ARMPMU_CYCLE_IDX, cfg->evtype[ARMPMU_CYCLE_IDX]);
+		if (ld)
+			ld->last[ARMPMU_CYCLE_IDX] = pmu_read_counter(ARMPMU_CYCLE_IDX);
+	}
+	for_each_counter(idx, learn)
+		cfg->seen_evtype[idx] = pmu_read_evtype(idx);
+	cfg->evtype_known |= learn;
+	pmu_disable_irq(mask);
+	pmu_clear_overflow(mask);
+}
+
+void armpmu_program_counters(struct armpmu_config *cfg, u32 mask)
+{
+	program(cfg, NULL, mask);
 }
 
 /* Counter @idx, stopped and ours, goes on from the 64-bit count @value. */
@@ -103,7 +135,7 @@ void armpmu_set_counter(struct armpmu_load *ld, u64 *total, u32 idx, u64 value)
 {
 	u64 width = counter_width(idx);
 
-	pmu->write_counter(idx, value & width);
+	pmu_write_counter(idx, value & width);
 	ld->last[idx] = value & width;
 	total[idx] = value;
 }
@@ -115,14 +147,14 @@ void armpmu_set_counter(struct armpmu_load *ld, u64 *total, u32 idx, u64 value)
  * it always enables the counter's interrupt, which armpmu never does: that
  * bit is the witness a look-alike takeover leaves.
  */
-static u32 still_ours(const struct armpmu_config *cfg, const struct armpmu_load *ld)
+static u32 still_ours(const struct armpmu_config *cfg)
 {
-	unsigned long mask = armpmu_counters(cfg) & ~pmu->read_irq_enabled();
+	u32 mask = armpmu_counters(cfg) & ~pmu_read_irq_enabled();
+	u32 ours = mask & ~typed_counters(cfg);
 	unsigned int idx;
-	u32 ours = 0;
 
-	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1)
-		if (!has_evtype(cfg, idx) || pmu->read_evtype(idx) == ld->seen_evtype[idx])
+	for_each_counter(idx, mask & typed_counters(cfg))
+		if (pmu_read_evtype(idx) == cfg->seen_evtype[idx])
 			ours |= BIT(idx);
 	return ours;
 }
@@ -132,87 +164,95 @@ static u32 still_ours(const struct armpmu_config *cfg, const struct armpmu_load 
  * base: while they were stopped, anyone may have changed them. EBUSY if
  * someone else has one of them enabled.
  */
-int armpmu_load_counters(const struct armpmu_config *cfg, struct armpmu_load *ld)
+int armpmu_load_counters(struct armpmu_config *cfg, struct armpmu_load *ld)
 {
-	unsigned long mask = armpmu_counters(cfg);
-	unsigned int idx;
+	u32 mask = armpmu_counters(cfg);
 
 	if (armpmu_foreign(mask))
 		return -EBUSY;
-	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1) {
-		armpmu_program_counter(cfg, ld, idx);
-		ld->last[idx] = pmu->read_counter(idx);
-	}
+	program(cfg, ld, mask);
 	write_pmcr(cfg->divider, true);
-	pmu->enable(mask);
+	pmu_enable(mask);
 	return 0;
 }
 
 /*
- * Did someone stop, reprogram, take or divide these running counters?
- * Entering idle, perf may have cleared E just before: that loses nothing
- * here (the counters stop together) and is not held against them.
+ * Did someone stop, take or divide these running counters? Entering idle,
+ * perf may have cleared E just before: that loses nothing here (the
+ * counters stop together) and is not held against them.
  */
-bool armpmu_counters_disturbed(const struct armpmu_config *cfg,
-			       const struct armpmu_load *ld, bool check_enable)
+static bool control_disturbed(const struct armpmu_config *cfg, bool check_enable)
 {
 	u32 mask = armpmu_counters(cfg);
-	u32 pmcr = pmu->read_pmcr();
+	u32 pmcr = pmu_read_pmcr();
 
 	if (check_enable && !(pmcr & ARMPMU_PMCR_E))
 		return true;
 	if (!!(pmcr & ARMPMU_PMCR_D) != cfg->divider)
 		return true;
-	if ((pmu->read_enabled() & mask) != mask)
-		return true;
-	return still_ours(cfg, ld) != mask;
+	return (pmu_read_enabled() & ~pmu_read_irq_enabled() & mask) != mask;
 }
 
 /* Stop what is still ours, leaving alone the counters someone else took. */
-void armpmu_stop_own_counters(const struct armpmu_config *cfg,
-			      const struct armpmu_load *ld)
+void armpmu_stop_own_counters(const struct armpmu_config *cfg)
 {
-	pmu->disable(still_ours(cfg, ld));
+	pmu_disable(still_ours(cfg));
 	write_pmcr(false, false);
 }
 
-static void fold(struct armpmu_load *ld, u64 *total, u32 idx, u64 now)
+/*
+ * Fold into @total the deltas of the event counters read into ld->now and
+ * of the cycle counter, which is read here. A 64-bit cycle counter cannot
+ * advance by 2^63 between looks (it may wrap, if SET_VALUE put it near the
+ * top): a delta that large is the counter moving backwards, reset or
+ * rewritten behind our back, and nothing is folded in. Returns false then.
+ */
+static bool fold(const struct armpmu_config *cfg, struct armpmu_load *ld, u64 *total)
 {
-	total[idx] += (now - ld->last[idx]) & counter_width(idx);
-	ld->last[idx] = now;
+	u64 cycles = pmu_read_counter(ARMPMU_CYCLE_IDX);
+	unsigned int idx;
+
+	if (PMU_CYCLE_MASK == U64_MAX &&
+	    (s64)(cycles - ld->last[ARMPMU_CYCLE_IDX]) < 0)
+		return false;
+	total[ARMPMU_CYCLE_IDX] += (cycles - ld->last[ARMPMU_CYCLE_IDX]) & PMU_CYCLE_MASK;
+	ld->last[ARMPMU_CYCLE_IDX] = cycles;
+	for_each_event_counter(idx, cfg->programmed) {
+		total[idx] += (u32)(ld->now[idx] - ld->last[idx]);
+		ld->last[idx] = ld->now[idx];
+	}
+	return true;
 }
 
 /*
- * Fold the deltas since the last look into @total. A 64-bit cycle counter
- * cannot advance by 2^63 between looks (it may wrap, if SET_VALUE put it
- * near the top): a delta that large is the counter moving backwards, reset
- * or rewritten behind our back, and nothing is folded in. Returns false
- * then.
+ * A look at running counters: fold in what they counted since the last
+ * look. One pass reads each event counter and checks its event type is
+ * still as left. False if someone stopped, reprogrammed, took or divided
+ * them: nothing is folded in then, and the caller stops what is still ours.
  */
-bool armpmu_fold_counters(const struct armpmu_config *cfg,
-			  struct armpmu_load *ld, u64 *total)
+bool armpmu_look_counters(const struct armpmu_config *cfg, struct armpmu_load *ld,
+			  u64 *total)
 {
-	unsigned long mask = cfg->programmed;
-	u64 cycles = pmu->read_counter(ARMPMU_CYCLE_IDX);
+	bool ours = !control_disturbed(cfg, true);
 	unsigned int idx;
 
-	if (pmu->cycle_mask == U64_MAX &&
-	    (s64)(cycles - ld->last[ARMPMU_CYCLE_IDX]) < 0)
-		return false;
-	fold(ld, total, ARMPMU_CYCLE_IDX, cycles);
-	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX)
-		fold(ld, total, idx, pmu->read_counter(idx));
-	return true;
+	for_each_event_counter(idx, cfg->programmed) {
+		pmu_select(idx);
+		ours &= pmu_read_selected_evtype() == cfg->seen_evtype[idx];
+		ld->now[idx] = pmu_read_selected_counter();
+	}
+	if (cfg->cycle_filterable)
+		ours &= pmu_read_evtype(ARMPMU_CYCLE_IDX) == cfg->seen_evtype[ARMPMU_CYCLE_IDX];
+	return ours && fold(cfg, ld, total);
 }
 
 /* Running counters go on from here: what they counted so far is dropped. */
 void armpmu_rebase_counters(const struct armpmu_config *cfg, struct armpmu_load *ld)
 {
-	unsigned long mask = armpmu_counters(cfg);
 	unsigned int idx;
 
-	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1)
-		ld->last[idx] = pmu->read_counter(idx);
+	for_each_counter(idx, armpmu_counters(cfg))
+		ld->last[idx] = pmu_read_counter(idx);
 }
 
 /*
@@ -224,14 +264,21 @@ void armpmu_rebase_counters(const struct armpmu_config *cfg, struct armpmu_load 
 bool armpmu_pause_counters(const struct armpmu_config *cfg,
 			   struct armpmu_load *ld, u64 *total, bool check_enable)
 {
-	if (armpmu_counters_disturbed(cfg, ld, check_enable)) {
-		armpmu_stop_own_counters(cfg, ld);
+	u32 mask = armpmu_counters(cfg);
+	unsigned int idx;
+
+	if (control_disturbed(cfg, check_enable) || still_ours(cfg) != mask) {
+		armpmu_stop_own_counters(cfg);
 		return false;
 	}
-	pmu->disable(armpmu_counters(cfg));
-	if (armpmu_fold_counters(cfg, ld, total))
+	pmu_disable(mask);
+	for_each_event_counter(idx, cfg->programmed) {
+		pmu_select(idx);
+		ld->now[idx] = pmu_read_selected_counter();
+	}
+	if (fold(cfg, ld, total))
 		return true;
-	armpmu_stop_own_counters(cfg, ld);
+	armpmu_stop_own_counters(cfg);
 	return false;
 }
 
@@ -239,12 +286,10 @@ bool armpmu_pause_counters(const struct armpmu_config *cfg,
  * Zero the stopped counters that are still ours, so that nothing of these
  * counts is left in the registers for whoever reads them next.
  */
-void armpmu_clear_counters(const struct armpmu_config *cfg,
-			   const struct armpmu_load *ld)
+void armpmu_clear_counters(const struct armpmu_config *cfg)
 {
-	unsigned long mask = still_ours(cfg, ld) & ~pmu->read_enabled();
 	unsigned int idx;
 
-	for_each_set_bit(idx, &mask, ARMPMU_CYCLE_IDX + 1)
-		pmu->write_counter(idx, 0);
+	for_each_counter(idx, still_ours(cfg) & ~pmu_read_enabled())
+		pmu_write_counter(idx, 0);
 }

@@ -19,8 +19,8 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include "armpmu.h"
+#include "pmu_regs.h"
 
-static const struct armpmu_ops *const pmu = &armpmu_backend;
 
 /* The session counting on this CPU, for the idle callbacks. */
 static DEFINE_PER_CPU(struct armpmu_session *, active_session);
@@ -53,9 +53,8 @@ static void take_time(struct armpmu_session *s)
 static void look(struct armpmu_session *s)
 {
 	take_time(s);
-	if (armpmu_counters_disturbed(&s->cfg, &s->load, true) ||
-	    !armpmu_fold_counters(&s->cfg, &s->load, s->total)) {
-		armpmu_stop_own_counters(&s->cfg, &s->load);
+	if (!armpmu_look_counters(&s->cfg, &s->load, s->total)) {
+		armpmu_stop_own_counters(&s->cfg);
 		mark_disturbed(s);
 	}
 }
@@ -148,7 +147,7 @@ static int on_bound_cpu(struct armpmu_session *s,
 
 static int peek_userenr(struct armpmu_session *s, const void *unused)
 {
-	s->userenr = pmu->read_userenr();
+	s->userenr = pmu_read_userenr();
 	return 0;
 }
 
@@ -173,7 +172,7 @@ static int detach(struct armpmu_session *s, const void *unused)
 	if (s->running)
 		stop_counting(s);
 	s->started = false;
-	armpmu_clear_counters(&s->cfg, &s->load);
+	armpmu_clear_counters(&s->cfg);
 	if (this_cpu_read(active_session) == s)
 		this_cpu_write(active_session, NULL);
 	return 0;
@@ -204,9 +203,8 @@ static int program(struct armpmu_session *s, const void *arg)
 
 	if (armpmu_foreign(BIT(a->idx)))
 		return -EBUSY;
-	s->cfg.evtype[a->idx] = a->evtype;
-	s->cfg.programmed |= BIT(a->idx);
-	armpmu_program_counter(&s->cfg, &s->load, a->idx);
+	armpmu_config_set_evtype(&s->cfg, a->idx, a->evtype);
+	armpmu_program_counters(&s->cfg, BIT(a->idx));
 	armpmu_set_counter(&s->load, s->total, a->idx, 0);
 	return 0;
 }
@@ -216,25 +214,6 @@ static int cpu_program(struct armpmu_session *s, u32 idx, u32 evtype)
 	struct counter_arg a = { .idx = idx, .evtype = evtype };
 
 	return on_bound_cpu(s, program, &a);
-}
-
-static int set_cycle_filter(struct armpmu_session *s, const void *arg)
-{
-	const struct counter_arg *a = arg;
-
-	if (armpmu_foreign(ARMPMU_CYCLE_BIT))
-		return -EBUSY;
-	s->cfg.cycle_filter = a->evtype;
-	armpmu_program_counter(&s->cfg, &s->load, ARMPMU_CYCLE_IDX);
-	armpmu_set_counter(&s->load, s->total, ARMPMU_CYCLE_IDX, 0);
-	return 0;
-}
-
-static int cpu_set_cycle_filter(struct armpmu_session *s, u32 evtype)
-{
-	struct counter_arg a = { .evtype = evtype };
-
-	return on_bound_cpu(s, set_cycle_filter, &a);
 }
 
 static int set_value(struct armpmu_session *s, const void *arg)
@@ -355,7 +334,7 @@ void armpmu_cpu_down(struct armpmu_session *s)
 		/* Timers leave a dead CPU: this one must not poll elsewhere. */
 		hrtimer_try_to_cancel(&s->poll);
 	}
-	armpmu_clear_counters(&s->cfg, &s->load);
+	armpmu_clear_counters(&s->cfg);
 	this_cpu_write(active_session, NULL);
 	s->parked = true;
 }
@@ -441,7 +420,6 @@ static void cpu_release(struct armpmu_session *s)
 
 const struct armpmu_mode armpmu_cpu_mode = {
 	.program = cpu_program,
-	.set_cycle_filter = cpu_set_cycle_filter,
 	.set_value = cpu_set_value,
 	.start = cpu_start,
 	.stop = cpu_stop,

@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include "armpmu.h"
+#include "pmu_regs.h"
 
 /*
  * @online is this driver's own view, set and cleared by its hotplug
@@ -242,8 +243,8 @@ static void peek_on_cpu(void *info)
 {
 	struct pmu_peek *peek = info;
 
-	peek->userenr = armpmu_backend.read_userenr();
-	peek->foreign = armpmu_backend.read_enabled() &
+	peek->userenr = pmu_read_userenr();
+	peek->foreign = pmu_read_enabled() &
 			~(armpmu_cpu_counting(peek->owner) | armpmu_task_counting());
 }
 

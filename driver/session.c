@@ -13,6 +13,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include "armpmu.h"
+#include "pmu_regs.h"
 
 /* The largest event number in the range PMCEID describes. */
 #define COMMON_EVENT_LAST	0x3f
@@ -45,7 +46,8 @@ void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed)
 	INIT_LIST_HEAD(&s->file_node);
 	s->cpu = -1;
 	s->kernel_allowed = kernel_allowed;
-	s->cfg.cycle_filter = armpmu_backend.encode_evtype(0, filter);
+	armpmu_config_set_evtype(&s->cfg, ARMPMU_CYCLE_IDX,
+				 armpmu_backend.encode_evtype(0, filter));
 	armpmu_cpu_mode_init(s);
 }
 
@@ -229,7 +231,7 @@ int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info)
 	} else {
 		cpu = get_cpu();
 		caps = armpmu_cpu_caps(cpu);
-		userenr = caps ? armpmu_backend.read_userenr() : 0;
+		userenr = caps ? pmu_read_userenr() : 0;
 		put_cpu();
 		if (!caps)
 			return -ENODEV;
@@ -330,7 +332,7 @@ int armpmu_session_set_cycle_filter(struct armpmu_session *s, u32 flags)
 		return ret;
 	if (s->running)
 		return -EBUSY;
-	return s->mode->set_cycle_filter(s, armpmu_backend.encode_evtype(0, flags));
+	return s->mode->program(s, ARMPMU_CYCLE_IDX, armpmu_backend.encode_evtype(0, flags));
 }
 
 int armpmu_session_set_value(struct armpmu_session *s,

@@ -101,7 +101,7 @@ static void drop_disturbed(struct task_cpu *tc)
 {
 	struct armpmu_session *s = tc->cur;
 
-	armpmu_stop_own_counters(&s->cfg, &tc->load);
+	armpmu_stop_own_counters(&s->cfg);
 	s->disturbed = true;
 	tc->loaded = false;
 }
@@ -112,8 +112,7 @@ static void look(struct task_cpu *tc, u64 now)
 	struct armpmu_session *s = tc->cur;
 
 	take_time(tc, now);
-	if (tc->loaded && (armpmu_counters_disturbed(&s->cfg, &tc->load, true) ||
-			   !armpmu_fold_counters(&s->cfg, &tc->load, s->total)))
+	if (tc->loaded && !armpmu_look_counters(&s->cfg, &tc->load, s->total))
 		drop_disturbed(tc);
 }
 
@@ -630,16 +629,8 @@ u32 armpmu_task_counting(void)
 
 static int task_program(struct armpmu_session *s, u32 idx, u32 evtype)
 {
-	s->cfg.evtype[idx] = evtype;
-	s->cfg.programmed |= BIT(idx);
+	armpmu_config_set_evtype(&s->cfg, idx, evtype);
 	s->total[idx] = 0;
-	return 0;
-}
-
-static int task_set_cycle_filter(struct armpmu_session *s, u32 evtype)
-{
-	s->cfg.cycle_filter = evtype;
-	s->total[ARMPMU_CYCLE_IDX] = 0;
 	return 0;
 }
 
@@ -689,13 +680,27 @@ static int task_stop(struct armpmu_session *s)
 	return 0;
 }
 
+/* The file's one thread runs here: a look here is a look everywhere. */
+static bool look_if_only_here(struct armpmu_session *s)
+{
+	struct task_cpu *tc = this_cpu_ptr(&task_cpus);
+
+	if (tc->cur != s || !list_is_singular(&s->tasks))
+		return false;
+	look(tc, sched_clock());
+	return true;
+}
+
 static int task_read(struct armpmu_session *s)
 {
 	int ret;
 
-	if (s->running)
-		on_this_file(s, fold_here);
 	raw_spin_lock_irq(&s->count_lock);
+	if (s->running && !look_if_only_here(s)) {
+		raw_spin_unlock_irq(&s->count_lock);
+		on_file_cpus(s, fold_here, false);
+		raw_spin_lock_irq(&s->count_lock);
+	}
 	/* Whatever the reason, counts that cover less than the time say so. */
 	ret = armpmu_snapshot(s, s->incomplete || s->time_running < s->time_enabled ?
 			      ARMPMU_COUNTS_INCOMPLETE : 0);
@@ -721,7 +726,7 @@ static void clear_here(void *info)
 	if (tc->cur != s)
 		return;
 	switch_out(tc);
-	armpmu_clear_counters(&s->cfg, &tc->load);
+	armpmu_clear_counters(&s->cfg);
 }
 
 /*
@@ -752,7 +757,6 @@ static void task_release(struct armpmu_session *s)
 
 const struct armpmu_mode armpmu_task_mode = {
 	.program = task_program,
-	.set_cycle_filter = task_set_cycle_filter,
 	.set_value = task_set_value,
 	.start = task_start,
 	.stop = task_stop,
