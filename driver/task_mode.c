@@ -485,17 +485,21 @@ static void unload_here(void *info)
 		switch_out(tc);
 }
 
-static void fold_here(void *info)
+/* @fn(this CPU's share, now) under the count lock, if a thread of @s runs here. */
+static void on_file_here(struct armpmu_session *s, void (*fn)(struct task_cpu *tc, u64 now))
 {
-	struct armpmu_session *s = info;
 	struct task_cpu *tc = this_cpu_ptr(&task_cpus);
-	u64 now = sched_clock();
 
 	if (tc->cur != s)
 		return;
 	raw_spin_lock(&s->count_lock);
-	look(tc, now);
+	fn(tc, sched_clock());
 	raw_spin_unlock(&s->count_lock);
+}
+
+static void fold_here(void *info)
+{
+	on_file_here(info, look);
 }
 
 static void zero_counts(struct armpmu_session *s)
@@ -508,19 +512,14 @@ static void zero_counts(struct armpmu_session *s)
 }
 
 /*
- * RESET where a thread of @info runs: the counts start again from here,
- * zeroed in the same breath as the counters are rebased, and counters a
- * disturbance unloaded are loaded again (or the counts say why not).
+ * The counts start again from here, zeroed in the same breath as the
+ * counters are rebased, and counters a disturbance unloaded are loaded
+ * again (or the counts say why not).
  */
-static void reset_here(void *info)
+static void restart(struct task_cpu *tc, u64 now)
 {
-	struct armpmu_session *s = info;
-	struct task_cpu *tc = this_cpu_ptr(&task_cpus);
-	u64 now = sched_clock();
+	struct armpmu_session *s = tc->cur;
 
-	if (tc->cur != s)
-		return;
-	raw_spin_lock(&s->count_lock);
 	zero_counts(s);
 	tc->in_ns = now;
 	if (tc->loaded) {
@@ -529,7 +528,12 @@ static void reset_here(void *info)
 	} else {
 		load(tc, s, now);
 	}
-	raw_spin_unlock(&s->count_lock);
+}
+
+/* RESET where a thread of @info runs. */
+static void reset_here(void *info)
+{
+	on_file_here(info, restart);
 }
 
 /* For a file's own thread, on its own CPU, no cross-call is needed. */
