@@ -139,6 +139,13 @@ $(OUT)/bin/armpmu-test: $(ARMPMU_TEST_SRCS) $(wildcard tests/guest/armpmu/*.h) $
 	@mkdir -p $(@D)
 	$(CC) $(USER_CPPFLAGS) $(USER_CFLAGS) -static -o $@ $(ARMPMU_TEST_SRCS) $(LIB_STATIC)
 
+# libpmudev-test: likewise, its topics in tests/guest/libpmudev/.
+LIBPMUDEV_TEST_SRCS := tests/guest/libpmudev-test.c $(wildcard tests/guest/libpmudev/*.c)
+$(OUT)/bin/libpmudev-test: $(LIBPMUDEV_TEST_SRCS) $(wildcard tests/guest/libpmudev/*.h) \
+		$(PROG_HDRS) $(LIB_STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CPPFLAGS) $(USER_CFLAGS) -static -o $@ $(LIBPMUDEV_TEST_SRCS) $(LIB_STATIC)
+
 # ---- install ----
 
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
