@@ -66,7 +66,7 @@ static const char *filters(const struct armpmu_regs *r, uint32_t evtype, char *b
 /* "0 5 cycles": the counters of a PMCNTENSET-style @mask, or "none". */
 static void print_mask(const char *reg, uint32_t mask, const char *what)
 {
-	printf("%-11s %#010x  %s:", reg, mask, what);
+	printf("%-11s 0x%08x  %s:", reg, mask, what);
 	if (!mask)
 		printf(" none");
 	for (unsigned int i = 0; i < 32; i++)
@@ -79,7 +79,7 @@ static void print_pmcr(uint32_t pmcr)
 {
 	uint32_t imp = FIELD(pmcr, 24, 0xff);
 
-	printf("%-11s %#010x  IMP %#04x%s IDCODE %#04x N %u LC %u DP %u X %u D %u C %u P %u E %u\n",
+	printf("%-11s 0x%08x  IMP 0x%02x%s IDCODE 0x%02x N %u LC %u DP %u X %u D %u C %u P %u E %u\n",
 	       "PMCR", pmcr, imp, imp == 0x41 ? " (Arm)" : "", FIELD(pmcr, 16, 0xff),
 	       FIELD(pmcr, 11, 0x1f), FIELD(pmcr, 6, 1), FIELD(pmcr, 5, 1), FIELD(pmcr, 4, 1),
 	       FIELD(pmcr, 3, 1), FIELD(pmcr, 2, 1), FIELD(pmcr, 1, 1), FIELD(pmcr, 0, 1));
@@ -87,7 +87,7 @@ static void print_pmcr(uint32_t pmcr)
 
 static void print_userenr(uint32_t userenr)
 {
-	printf("%-11s %#010x ", "PMUSERENR", userenr);
+	printf("%-11s 0x%08x ", "PMUSERENR", userenr);
 	for (unsigned int i = 0; i < 4; i++)
 		printf(" %s %u", userenr_bits[i], FIELD(userenr, i, 1));
 	printf("%s\n", userenr ? "  (user mode may use the PMU)" : "");
@@ -117,7 +117,7 @@ static void print_counters(const struct armpmu_regs *r)
 		uint32_t ev = r->evtype[i] & mask;
 
 		snprintf(label, sizeof(label), "%u", i);
-		snprintf(number, sizeof(number), "%#06x", ev);
+		snprintf(number, sizeof(number), "0x%04x", ev);
 		name = event_name(r->midr, ev);
 		print_counter(r, i, label, number, name ? name : "(unknown)",
 			      filters(r, r->evtype[i], buf, sizeof(buf)));
@@ -136,7 +136,7 @@ static void print_regs(const struct armpmu_regs *r)
 {
 	const char *core = pmudev_core_name(r->midr);
 
-	printf("CPU %u: %s (MIDR %#010x), PMU version %u, %u event counters and the cycle counter\n",
+	printf("CPU %u: %s (MIDR 0x%08x), PMU version %u, %u event counters and the cycle counter\n",
 	       r->cpu, core ? core : "unknown core", r->midr, r->pmu_version, r->num_counters);
 	print_pmcr(r->pmcr);
 	print_mask("PMCNTENSET", r->pmcntenset, "enabled");
