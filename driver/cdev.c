@@ -138,10 +138,10 @@ static long ioctl_regs(struct armpmu_session *s, void __user *arg)
 	struct armpmu_regs regs;
 	int ret;
 
-	if (!s->kernel_allowed)
-		return -EPERM;
 	if (copy_from_user(&regs, arg, sizeof(regs)))
 		return -EFAULT;
+	if (!s->kernel_allowed)
+		return -EPERM;
 	ret = armpmu_read_regs(&regs);
 	if (!ret && copy_to_user(arg, &regs, sizeof(regs)))
 		ret = -EFAULT;
