@@ -35,17 +35,6 @@ static unsigned int nr_filter_bits(unsigned int pmu_version)
 	return pmu_version == ARMPMU_PMUV2 ? 5 : 0;
 }
 
-/* The core's name for event @number, the architecture's, or NULL. */
-static const char *event_name(uint32_t midr, uint32_t number)
-{
-	const struct pmudev_event_info *ev;
-
-	for (unsigned int i = 0; (ev = pmudev_core_event(midr, i)); i++)
-		if (ev->number == number)
-			return ev->name;
-	return pmudev_event_name(number);
-}
-
 /* "P U": the filter bits set in @evtype, "-" if none. */
 static const char *filters(const struct armpmu_regs *r, uint32_t evtype, char *buf,
 			   size_t len)
@@ -118,7 +107,7 @@ static void print_counters(const struct armpmu_regs *r)
 
 		snprintf(label, sizeof(label), "%u", i);
 		snprintf(number, sizeof(number), "0x%04x", ev);
-		name = event_name(r->midr, ev);
+		name = core_event_name(r->midr, ev);
 		print_counter(r, i, label, number, name ? name : "(unknown)",
 			      filters(r, r->evtype[i], buf, sizeof(buf)));
 	}
