@@ -239,6 +239,9 @@ u32 armpmu_task_threads(struct armpmu_session *s);
 void armpmu_task_evict(void);
 u32 armpmu_task_counting(void);
 
+/* regs.c: ARMPMU_IOC_REGS, any CPU's PMU registers as they are. */
+int armpmu_read_regs(struct armpmu_regs *regs);
+
 /* session.c: the file's operations, in process context. */
 void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed);
 void armpmu_session_release(struct armpmu_session *s);

@@ -132,6 +132,22 @@ static long ioctl_cpu_status(struct armpmu_session *s, void __user *arg)
 	return ret;
 }
 
+/* Every user's counts: for those allowed to count the kernel, at open(). */
+static long ioctl_regs(struct armpmu_session *s, void __user *arg)
+{
+	struct armpmu_regs regs;
+	int ret;
+
+	if (copy_from_user(&regs, arg, sizeof(regs)))
+		return -EFAULT;
+	if (!s->kernel_allowed)
+		return -EPERM;
+	ret = armpmu_read_regs(&regs);
+	if (!ret && copy_to_user(arg, &regs, sizeof(regs)))
+		ret = -EFAULT;
+	return ret;
+}
+
 static long release_cpu(u32 cpu)
 {
 	if (!capable(CAP_SYS_ADMIN))
@@ -187,6 +203,8 @@ static long dispatch(struct armpmu_session *s, unsigned int cmd,
 		return ioctl_attach(s, arg);
 	case ARMPMU_IOC_FILE_STATUS:
 		return ioctl_file_status(s, arg);
+	case ARMPMU_IOC_REGS:
+		return ioctl_regs(s, arg);
 	case ARMPMU_IOC_BIND:
 	case ARMPMU_IOC_SELECT:
 	case ARMPMU_IOC_SET_DIVIDER:

@@ -38,7 +38,9 @@ V7_PMU_WRITER(pmcr, c12, 0)
 V7_PMU_READER(pmcntenset, c12, 1)
 V7_PMU_WRITER(pmcntenset, c12, 1)
 V7_PMU_WRITER(pmcntenclr, c12, 2)
+V7_PMU_READER(pmovsr, c12, 3)
 V7_PMU_WRITER(pmovsr, c12, 3)
+V7_PMU_READER(pmselr, c12, 5)
 V7_PMU_WRITER(pmselr, c12, 5)
 V7_PMU_READER(pmceid0, c12, 6)
 V7_PMU_READER(pmceid1, c12, 7)
@@ -96,9 +98,19 @@ static inline void pmu_disable_irq(u32 mask)
 	pmintenclr_write(mask);
 }
 
+static inline u32 pmu_read_overflow(void)
+{
+	return pmovsr_read();
+}
+
 static inline void pmu_clear_overflow(u32 mask)
 {
 	pmovsr_write(mask);
+}
+
+static inline u32 pmu_read_selection(void)
+{
+	return pmselr_read();
 }
 
 static inline void pmu_select(u32 idx)

@@ -54,9 +54,20 @@ static inline void pmu_disable_irq(u32 mask)
 	write_sysreg(mask, pmintenclr_el1);
 }
 
+/* PMOVSCLR_EL0 reads as the overflow status, as PMOVSSET_EL0 does. */
+static inline u32 pmu_read_overflow(void)
+{
+	return read_sysreg(pmovsclr_el0);
+}
+
 static inline void pmu_clear_overflow(u32 mask)
 {
 	write_sysreg(mask, pmovsclr_el0);
+}
+
+static inline u32 pmu_read_selection(void)
+{
+	return read_sysreg(pmselr_el0);
 }
 
 static inline void pmu_select(u32 idx)

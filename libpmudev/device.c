@@ -182,6 +182,15 @@ int pmudev_file_status(struct pmudev *pmu, unsigned int id,
 	return ioctl_errno(pmu->fd, ARMPMU_IOC_FILE_STATUS, status);
 }
 
+int pmudev_regs(struct pmudev *pmu, int cpu, struct armpmu_regs *regs)
+{
+	if (cpu < 0)
+		return -EINVAL;
+	memset(regs, 0, sizeof(*regs));
+	regs->cpu = (__u32)cpu;
+	return ioctl_errno(pmu->fd, ARMPMU_IOC_REGS, regs);
+}
+
 int pmudev_release_file(struct pmudev *pmu, unsigned int id)
 {
 	__u32 arg = id;

@@ -134,6 +134,16 @@ int pmudev_file_status(struct pmudev *pmu, unsigned int id,
  */
 int pmudev_release_file(struct pmudev *pmu, unsigned int id);
 
+/*
+ * CPU @cpu's PMU registers as they are, whoever programs them (perf, other
+ * handles, a hand-written module): PMCR, the enable, overflow, user-enable
+ * and interrupt-enable masks, and each counter's event type and value
+ * (ARMPMU_IOC_REGS). They show every user's counts: the handle's opener
+ * needs CAP_PERFMON or CAP_SYS_ADMIN (-EPERM); -EINVAL for no such CPU,
+ * -ENXIO if it is offline, -ENODEV if it has no PMU the driver can use.
+ */
+int pmudev_regs(struct pmudev *pmu, int cpu, struct armpmu_regs *regs);
+
 /* The core's name from a MIDR value ("Cortex-A7"), or NULL if unknown. */
 const char *pmudev_core_name(uint32_t midr);
 

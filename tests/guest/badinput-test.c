@@ -248,6 +248,9 @@ static const struct call calls[] = {
 	  fill_file_status, ENOENT, ENOENT, false, false },
 	{ "RELEASE_FILE", ARMPMU_IOC_RELEASE_FILE, sizeof(__u32), false, fill_no_file, ESRCH,
 	  EPERM, false, false },
+	/* Every user's counts: root's only. */
+	{ "REGS", ARMPMU_IOC_REGS, sizeof(struct armpmu_regs), true, fill_cpu0, 0, EPERM,
+	  false, false },
 };
 
 /* What a call that needs a filter gets where there is none, else @want. */
@@ -290,7 +293,8 @@ static void walk_pointers(void)
 				want = filtered(want);
 			if (calls[i].divides && !can_divide)
 				want = EOPNOTSUPP;
-			if (w > ARG_READ_ONLY || (w == ARG_READ_ONLY && calls[i].copies_out))
+			/* A call that fails writes nothing back. */
+			if (w > ARG_READ_ONLY || (w == ARG_READ_ONLY && calls[i].copies_out && !want))
 				want = EFAULT;
 			snprintf(name, sizeof(name), "%s: %s with %s: %s", user_name(who),
 				 calls[i].name, where_name[w], tap_errname(want));
@@ -347,6 +351,34 @@ static void row(int got, int want, const char *what, unsigned long long value)
 	tap_errno(got, want, name);
 }
 
+/* REGS shows every user's counts: lab is refused whatever its argument says. */
+static int regs_want(int want)
+{
+	return who == AS_ROOT ? want : EPERM;
+}
+
+static void walk_regs_reserved(const __u32 *patterns, unsigned int n)
+{
+	struct armpmu_regs regs;
+	char what[64];
+
+	for (unsigned int p = 0; p < n; p++) {
+		for (unsigned int i = 0; i < ARRAY_SIZE(regs.reserved); i++) {
+			memset(&regs, 0, sizeof(regs));
+			regs.reserved[i] = patterns[p];
+			snprintf(what, sizeof(what), "REGS reserved[%u] =", i);
+			row(on_fresh_file(ARMPMU_IOC_REGS, &regs), regs_want(EINVAL), what,
+			    patterns[p]);
+		}
+	}
+	/* Only cpu and reserved are read. */
+	memset(&regs, 0xff, sizeof(regs));
+	regs.cpu = 0;
+	memset(regs.reserved, 0, sizeof(regs.reserved));
+	row(on_fresh_file(ARMPMU_IOC_REGS, &regs), regs_want(0),
+	    "REGS with every output field's bits set, cpu =", 0);
+}
+
 static void walk_reserved(void)
 {
 	static const __u32 patterns[] = { 1, 0x80000000U };
@@ -386,6 +418,7 @@ static void walk_reserved(void)
 			row(on_fresh_file(ARMPMU_IOC_CPU_STATUS, &st), EINVAL, what, patterns[p]);
 		}
 	}
+	walk_regs_reserved(patterns, ARRAY_SIZE(patterns));
 	/* Only cpu is read: what comes in the output fields does not matter. */
 	memset(&st, 0xff, sizeof(st));
 	st.cpu = 0;
@@ -500,6 +533,12 @@ static void walk_ranges(void)
 		struct armpmu_cpu_status st = { .cpu = i ? 0xffffffffU : (__u32)last_cpu + 1 };
 
 		row(on_fresh_file(ARMPMU_IOC_CPU_STATUS, &st), EINVAL, "CPU_STATUS of CPU", st.cpu);
+	}
+	for (i = 0; i < 2; i++) {
+		struct armpmu_regs regs = { .cpu = i ? 0xffffffffU : (__u32)last_cpu + 1 };
+
+		row(on_fresh_file(ARMPMU_IOC_REGS, &regs), regs_want(EINVAL), "REGS of CPU",
+		    regs.cpu);
 	}
 	row(u32_on_fresh(ARMPMU_IOC_RELEASE, (__u32)last_cpu + 1), release_want,
 	    "RELEASE of one past the last possible CPU,", (unsigned int)last_cpu + 1);
@@ -703,12 +742,14 @@ static bool in_child(enum guest_user as, void (*fn)(void))
 static void offline_lab_walk(void)
 {
 	struct armpmu_cpu_status st = { .cpu = 1 };
+	struct armpmu_regs regs = { .cpu = 1 };
 
 	tap_errno(u32_on_fresh(ARMPMU_IOC_BIND, 1), EPERM,
 		  "lab: BIND to an offline CPU: EPERM (whole-CPU mode)");
 	tap_check(!on_fresh_file(ARMPMU_IOC_CPU_STATUS, &st) && !(st.flags & ARMPMU_CPU_ONLINE),
 		  "lab: CPU_STATUS of an offline CPU: not ARMPMU_CPU_ONLINE",
 		  "flags %#x", st.flags);
+	tap_errno(on_fresh_file(ARMPMU_IOC_REGS, &regs), EPERM, "lab: REGS of an offline CPU: EPERM");
 }
 
 static void walk_offline(void)
@@ -732,6 +773,7 @@ static void walk_offline(void)
 		struct armpmu_value val;
 		struct armpmu_counts c;
 		struct armpmu_info info;
+		struct armpmu_regs regs;
 		__u32 u;
 	} arg;
 	char name[160];
@@ -763,6 +805,10 @@ static void walk_offline(void)
 	}
 	n = read(fd, &arg.c, sizeof(arg.c));
 	tap_errno(n < 0 ? errno : 0, ENXIO, "root: read() on a file whose CPU is offline: ENXIO");
+	memset(&arg, 0, sizeof(arg));
+	arg.regs.cpu = 1;
+	tap_errno(on_fresh_file(ARMPMU_IOC_REGS, &arg.regs), ENXIO,
+		  "root: REGS of an offline CPU: ENXIO");
 	in_child(AS_LAB, offline_lab_walk);
 	tap_errno(write_file(CPU1_ONLINE, "1"), 0, "offline: CPU 1 comes back");
 	tap_errno(read_counts(fd, &arg.c), 0, "root: READ works again once the CPU is back");

@@ -24,11 +24,11 @@ fi
 # own: an event of the core's table above the common ones (the A7's and
 # A53's IMPLEMENTATION DEFINED ones; the A72 has only the architecture's);
 # foreign: another core's own event, which this one lacks; pmceid: the core
-# reports its common events.
+# reports its common events; counters: PMCR.N of QEMU's model of the core.
 case $cpu in
-cortex-a7) core=Cortex-A7 own=PREFETCH_LINEFILL own_nr=0x00c2 foreign=IC_DEP_STALL pmceid='' ;;
-cortex-a53) core=Cortex-A53 own=PREFETCH_LINEFILL own_nr=0x00c2 foreign=STALL_FRONTEND_CACHE pmceid=1 ;;
-cortex-a72) core=Cortex-A72 own=L1D_CACHE_RD own_nr=0x0040 foreign=PREFETCH_LINEFILL pmceid=1 ;;
+cortex-a7) core=Cortex-A7 own=PREFETCH_LINEFILL own_nr=0x00c2 foreign=IC_DEP_STALL pmceid='' counters=4 ;;
+cortex-a53) core=Cortex-A53 own=PREFETCH_LINEFILL own_nr=0x00c2 foreign=STALL_FRONTEND_CACHE pmceid=1 counters=6 ;;
+cortex-a72) core=Cortex-A72 own=L1D_CACHE_RD own_nr=0x0040 foreign=PREFETCH_LINEFILL pmceid=1 counters=6 ;;
 *) echo "events-test: unknown CPU '$cpu'" >&2; exit 2 ;;
 esac
 
@@ -117,6 +117,51 @@ runs 0 'This board is emulated \(QEMU\): it counts this event' \
 	"explain cycles: QEMU counts it" pmuctl explain cycles
 runs 1 "unknown event '${own}X'; did you mean $own" "explain refuses a typo with the name meant" \
 	pmuctl explain "${own}X"
+
+# ---- pmuctl regs: the registers of a CPU, decoded ----
+runs 0 '^PMCR +0x41[0-9a-f]{6}  IMP 0x41 \(Arm\) ' "regs decodes PMCR: IMP 0x41 (Arm)" pmuctl regs -C 0
+n_regs=$(awk '$1 == "PMCR" { for (i = 1; i < NF; i++) if ($i == "N") print $(i + 1) }' "$out")
+rows=$(grep -Ec '^[0-9]+ +0x[0-9a-f]{4} ' "$out")
+grep -Eq '^cycles +- +\(cycle counter\) ' "$out"
+cycles_row=$?
+pmuctl info >"$out" 2>&1
+n_info=$(awk '$1 == "0" { print $5 }' "$out")
+echo "# CPU 0: PMCR.N $n_regs, $rows counter rows; pmuctl info: $n_info counters"
+[ "$n_regs" = "$counters" ] && [ "$n_info" = "$counters" ] && [ "$rows" = "$counters" ] &&
+	[ "$cycles_row" = 0 ]
+verdict "regs: PMCR.N, pmuctl info and the table agree: $counters counters and the cycle counter" $?
+runs 0 '^PMUSERENR +0x00000000  EN 0 SW 0 CR 0 ER 0$' "regs: PMUSERENR is 0: user mode may not touch the PMU" \
+	pmuctl regs -C 0
+cpus=$(grep -c '^processor' /proc/cpuinfo)
+pmuctl stat -e "$own" -- true >/dev/null 2>&1
+for c in $(seq 0 $((cpus - 1))); do
+	runs 0 '^PMCNTENSET +0x00000000  enabled: none$' \
+		"regs -C $c: nothing is enabled once pmuctl stat is done" pmuctl regs -C "$c"
+done
+# A counted program busy on CPU 1: its counters are in that PMU whenever
+# it runs there, and regs reads CPU 1 by a cross-call from CPU 0.
+if [ "$cpus" -ge 2 ] && command -v taskset >/dev/null; then
+	rm -f /tmp/regs-spin.pid
+	taskset -c 1 pmuctl stat -e "$own,cycles" -- \
+		sh -c 'echo $$ >/tmp/regs-spin.pid; exec spin 4000000000' >/dev/null 2>&1 &
+	stat_pid=$!
+	seen=1
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 1
+		[ -s /tmp/regs-spin.pid ] || continue
+		taskset -c 0 pmuctl regs -C 1 >"$out" 2>&1
+		grep -Eq "^[0-9]+ +$own_nr +$own +.* yes +no +no\$" "$out" &&
+			grep -Eq '^cycles .* yes +no +no$' "$out" && seen=0 && break
+	done
+	[ -s /tmp/regs-spin.pid ] && kill "$(cat /tmp/regs-spin.pid)"
+	wait "$stat_pid"
+	verdict "regs -C 1 shows the counted spin's $own and cycle counter enabled, no interrupt (look $try)" $seen
+	sed 's/^/# /' "$out"
+else
+	echo "ok $((n += 1)) - regs of a counted program # SKIP one CPU or no taskset"
+fi
+runs 1 "^pmuctl regs shows every user's counts on CPU 0: it needs root or CAP_PERFMON\$" \
+	"regs as lab is refused, saying why" su -s /bin/sh lab -c 'pmuctl regs -C 0'
 
 # ---- the lab exercises ----
 # exercise NAME FIRST SECOND: runs, exits 0, both regions counted cycles.

@@ -75,6 +75,22 @@ FIELD(struct armpmu_value, counter, 0, 4);
 FIELD(struct armpmu_value, reserved, 4, 4);
 FIELD(struct armpmu_value, value, 8, 8);
 
+/* struct armpmu_regs: 440 bytes, counter[] 8-aligned on every ABI. */
+SIZE(struct armpmu_regs, 440);
+FIELD(struct armpmu_regs, cpu, 0, 4);
+FIELD(struct armpmu_regs, flags, 4, 4);
+FIELD(struct armpmu_regs, midr, 8, 4);
+FIELD(struct armpmu_regs, pmu_version, 12, 4);
+FIELD(struct armpmu_regs, pmcr, 16, 4);
+FIELD(struct armpmu_regs, pmcntenset, 20, 4);
+FIELD(struct armpmu_regs, pmovsr, 24, 4);
+FIELD(struct armpmu_regs, pmuserenr, 28, 4);
+FIELD(struct armpmu_regs, pmintenset, 32, 4);
+FIELD(struct armpmu_regs, num_counters, 36, 4);
+FIELD(struct armpmu_regs, evtype, 40, 4 * 32);
+FIELD(struct armpmu_regs, counter, 168, 8 * 32);
+FIELD(struct armpmu_regs, reserved, 424, 16);
+
 /*
  * The ioctl numbers, spelt out: direction, size, magic 0xD5, number. The
  * same values on every architecture mean the same sizes everywhere.
@@ -96,6 +112,7 @@ NUMBER(ARMPMU_IOC_SET_CYCLE_FILTER, 0x4004D50DU);
 NUMBER(ARMPMU_IOC_ATTACH, 0x4010D50EU);
 NUMBER(ARMPMU_IOC_FILE_STATUS, 0xC030D50FU);
 NUMBER(ARMPMU_IOC_RELEASE_FILE, 0x4004D510U);
+NUMBER(ARMPMU_IOC_REGS, 0xC1B8D511U);
 
 /* The flag bits are distinct. */
 _Static_assert((ARMPMU_EXCLUDE_USER & ARMPMU_EXCLUDE_KERNEL) == 0, "event flags overlap");

@@ -183,6 +183,16 @@ const char *const perf_aliases[] = {
 
 const size_t nr_perf_aliases = sizeof(perf_aliases) / sizeof(perf_aliases[0]);
 
+const char *core_event_name(uint32_t midr, uint32_t number)
+{
+	const struct pmudev_event_info *ev;
+
+	for (unsigned int i = 0; (ev = pmudev_core_event(midr, i)); i++)
+		if (ev->number == number)
+			return ev->name;
+	return pmudev_event_name(number);
+}
+
 bool core_name_matches(const char *name, const char *want)
 {
 	return !strcasecmp(name, want) ||

@@ -53,17 +53,6 @@ static void print_event(struct listing *l, uint32_t number, const char *name,
 	}
 }
 
-/* The name the core's table gives @number, or NULL. */
-static const char *table_name(uint32_t midr, uint32_t number)
-{
-	const struct pmudev_event_info *ev;
-
-	for (unsigned int i = 0; (ev = pmudev_core_event(midr, i)); i++)
-		if (ev->number == number)
-			return ev->name;
-	return pmudev_event_name(number);
-}
-
 /* What perf's aliases count on this core, and where that is only a stand-in. */
 static void print_aliases(const struct listing *l)
 {
@@ -77,7 +66,7 @@ static void print_aliases(const struct listing *l)
 			continue;
 		}
 		/* A note names the stand-in first, and says what it is. */
-		name = table_name(l->info.midr, ev.number);
+		name = core_event_name(l->info.midr, ev.number);
 		note = pmudev_event_note(perf_aliases[i], &l->info);
 		printf("  %-26s %s\n", perf_aliases[i], note ? note : name ? name : "?");
 	}

@@ -59,6 +59,9 @@ int cpu_pmu_info(int *cpu, struct armpmu_info *info, bool quiet);
 extern const char *const perf_aliases[];
 extern const size_t nr_perf_aliases;
 
+/* The name core @midr's table gives event @number, else the architecture's, or NULL. */
+const char *core_event_name(uint32_t midr, uint32_t number);
+
 /* Whether core @name ("Cortex-A72") is the one @want names ("cortex-a72", "a72"). */
 bool core_name_matches(const char *name, const char *want);
 
@@ -69,6 +72,7 @@ int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_regs(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 
 #endif /* PMUCTL_H */

@@ -182,6 +182,34 @@ struct armpmu_counts {
 	__u64 time_running;
 };
 
+/* struct armpmu_regs.flags */
+/* evtype[ARMPMU_CYCLE_COUNTER] holds the cycle counter's filter (PMUv2 on). */
+#define ARMPMU_REGS_CYCLE_FILTER	(1U << 0)
+
+/*
+ * ARMPMU_IOC_REGS argument: a CPU's PMU registers as they are, read on that
+ * CPU in one go (interrupts off there), for a look at what programs it.
+ * Only counters below num_counters are read; the rest of evtype[] and
+ * counter[] below 31 is zero.
+ */
+struct armpmu_regs {
+	__u32 cpu;		/* in: the CPU to look at */
+	__u32 flags;		/* ARMPMU_REGS_* */
+	__u32 midr;		/* its Main ID Register */
+	__u32 pmu_version;	/* ARMPMU_PMUV* scale */
+	__u32 pmcr;
+	__u32 pmcntenset;	/* enabled counters; bit 31 the cycle counter */
+	__u32 pmovsr;		/* overflowed counters; bit 31 likewise */
+	__u32 pmuserenr;
+	__u32 pmintenset;	/* overflow interrupts enabled; bit 31 likewise */
+	__u32 num_counters;	/* event counters (PMCR.N as probed) */
+	/* PMXEVTYPER of counter n; [31] the cycle filter (PMCCFILTR) */
+	__u32 evtype[ARMPMU_MAX_COUNTERS + 1];
+	/* PMXEVCNTR of counter n; [31] the cycle counter (PMCCNTR) */
+	__u64 counter[ARMPMU_MAX_COUNTERS + 1];
+	__u32 reserved[4];
+};
+
 /*
  * ARMPMU_IOC_INFO: describe the bound CPU (or, in task mode or on a file
  * with no mode yet, the CPU the caller runs on, choosing no mode).
@@ -378,5 +406,17 @@ struct armpmu_file_status {
  * CAP_SYS_ADMIN (EPERM); ESRCH if no open file has that id.
  */
 #define ARMPMU_IOC_RELEASE_FILE	_IOW(ARMPMU_IOC_MAGIC, 0x10, __u32)
+
+/*
+ * ARMPMU_IOC_REGS: the PMU registers of any online CPU, whoever uses them
+ * (armpmu files, perf, hand-written modules): PMCR, the enable, overflow,
+ * user-enable and interrupt-enable registers, and each counter's event type
+ * and value. They show every user's counts, so the call needs CAP_PERFMON
+ * or CAP_SYS_ADMIN at open() (EPERM, cpu_mode_for_all or not). It changes
+ * nothing: PMSELR, which it must use, is put back. EINVAL for a CPU number
+ * that does not exist or a non-zero reserved field; ENXIO if the CPU is
+ * offline; ENODEV if it has no usable PMU.
+ */
+#define ARMPMU_IOC_REGS		_IOWR(ARMPMU_IOC_MAGIC, 0x11, struct armpmu_regs)
 
 #endif /* _UAPI_LINUX_ARMPMU_H */
