@@ -560,7 +560,7 @@ static int pick_fd(struct worker *w, const char **kind, int *slot)
 
 enum argkind {
 	A_NONE, A_CPU, A_INDEX, A_EVENT, A_DIVIDER, A_FLAGS, A_VALUE, A_STATUS,
-	A_OUT, A_ATTACH, A_FILE, A_FILE_ID,
+	A_OUT, A_ATTACH, A_FILE, A_FILE_ID, A_REGS,
 };
 
 static const struct ioc_desc {
@@ -585,6 +585,7 @@ static const struct ioc_desc {
 	{ "ATTACH", ARMPMU_IOC_ATTACH, A_ATTACH, sizeof(struct armpmu_attach) },
 	{ "FILE_STATUS", ARMPMU_IOC_FILE_STATUS, A_FILE, sizeof(struct armpmu_file_status) },
 	{ "RELEASE_FILE", ARMPMU_IOC_RELEASE_FILE, A_FILE_ID, sizeof(__u32) },
+	{ "REGS", ARMPMU_IOC_REGS, A_REGS, sizeof(struct armpmu_regs) },
 };
 
 static const int only_efault[] = { EFAULT, 0 };
@@ -666,6 +667,22 @@ static void check_status(struct worker *w, const struct call *c,
 			   st->info.flags);
 }
 
+/* A successful REGS: root's only, of the CPU asked, its N as INFO says. */
+static void check_regs(struct worker *w, const struct call *c,
+		       const struct armpmu_regs *r, uint32_t cpu)
+{
+	uint32_t n = (r->pmcr >> 11) & 0x1f;
+
+	if (w->role != AS_ROOT || r->cpu != cpu || cpu >= MAX_CPUS ||
+	    (r->flags & ~ARMPMU_REGS_CYCLE_FILTER) ||
+	    !zero_u32s(r->reserved, ARRAY_SIZE(r->reserved)) ||
+	    (cpu_nc[cpu] && (r->num_counters != cpu_nc[cpu] || n != cpu_nc[cpu])))
+		FAIL_AFTER(w, F_OUTPUT, c,
+			   "REGS as %s: cpu %u (asked %u) flags %#x num_counters %u PMCR.N %u "
+			   "(INFO says %u)", user_name(w->role), r->cpu, cpu, r->flags,
+			   r->num_counters, n, cpu < MAX_CPUS ? cpu_nc[cpu] : 0);
+}
+
 /*
  * One of the real ioctls, with arguments from the interesting values.
  * @watcher: the call goes to the never-bound private fd, so only calls that
@@ -685,6 +702,7 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		struct armpmu_counts counts;
 		struct armpmu_attach at;
 		struct armpmu_file_status fst;
+		struct armpmu_regs regs;
 	} in, out;
 	const char *fdkind = "(watcher)";
 	struct call c;
@@ -761,6 +779,16 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 	case A_FILE_ID:
 		in.u32 = chance(w, 800) ? below(w, 64) : rnd(w);
 		break;
+	case A_REGS:
+		in.regs.cpu = chance(w, 800) ? below(w, ncpus) : PICK(w, cpu_vals);
+		in.regs.reserved[below(w, 4)] = reserved(w);
+		/* Output fields are ignored on input. */
+		if (chance(w, 300)) {
+			in.regs.flags = rnd(w);
+			in.regs.num_counters = rnd(w);
+		}
+		status_cpu = in.regs.cpu;
+		break;
 	}
 
 	call_init(&c, d->name, fd, fdkind);
@@ -785,6 +813,10 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 			call_arg(&c, in.val.counter);
 			call_arg(&c, in.val.reserved);
 			call_arg(&c, in.val.value);
+			break;
+		case A_REGS:
+			call_arg(&c, in.regs.cpu);
+			call_arg(&c, in.regs.reserved[0]);
 			break;
 		case A_STATUS:
 			call_arg(&c, in.st.cpu);
@@ -812,7 +844,8 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 	if (d->arg != A_NONE && !readable(&p) && (d->arg != A_OUT)) {
 		/* Input copied first: a pointer it cannot read is EFAULT, always. */
 		done(w, &c, OP_IOCTL, err, only_efault);
-	} else if (d->arg == A_OUT || d->arg == A_STATUS || d->arg == A_FILE) {
+	} else if (d->arg == A_OUT || d->arg == A_STATUS || d->arg == A_FILE ||
+		   d->arg == A_REGS) {
 		done(w, &c, OP_IOCTL, err, watcher ? only_watcher : only_not_enotty);
 		if ((!err || err == EIO) && !writable(&p) && d->arg != A_NONE)
 			FAIL_AFTER(w, F_WRONG, &c, "%s with a pointer it cannot write",
@@ -836,6 +869,9 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 	} else if (d->req == ARMPMU_IOC_CPU_STATUS && !err) {
 		memcpy(&out.st, p.fill, sizeof(out.st));
 		check_status(w, &c, &out.st, status_cpu);
+	} else if (d->req == ARMPMU_IOC_REGS && !err) {
+		memcpy(&out.regs, p.fill, sizeof(out.regs));
+		check_regs(w, &c, &out.regs, status_cpu);
 	}
 }
 
