@@ -134,7 +134,7 @@ int pmudev_attach(struct pmudev *pmu, pid_t tid, unsigned int flags)
 {
 	int err;
 
-	if (tid < 0 || (flags & ~PMUDEV_ATTACH_FOLLOW))
+	if (tid < 0 || (flags & ~(PMUDEV_ATTACH_FOLLOW | PMUDEV_ATTACH_ENABLE_ON_EXEC)))
 		return -EINVAL;
 	if (!pmu->unbound)
 		return -EALREADY;

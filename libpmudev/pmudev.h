@@ -89,14 +89,19 @@ void pmudev_close(struct pmudev *pmu);
 /* pmudev_attach() flags */
 /* Also count the threads and child processes @tid creates from now on. */
 #define PMUDEV_ATTACH_FOLLOW	ARMPMU_ATTACH_FOLLOW
+/*
+ * pmudev_start() arms the handle: counting starts when a counted thread
+ * next calls execve(2), as perf's enable_on_exec (the new program only).
+ */
+#define PMUDEV_ATTACH_ENABLE_ON_EXEC	ARMPMU_ATTACH_ENABLE_ON_EXEC
 
 /*
  * Task mode for a handle opened PMUDEV_OPEN_UNBOUND: count thread @tid (a
  * process ID names its main thread; 0: the calling thread) from now on,
  * with PMUDEV_ATTACH_FOLLOW also what it creates afterwards. Its other
  * threads that exist already are not counted: each needs a handle of its
- * own. The caller must be allowed to read @tid as ptrace would (same user,
- * or CAP_PERFMON, CAP_SYS_ADMIN, CAP_SYS_PTRACE): -EACCES otherwise;
+ * own. The handle's opener must be allowed to read @tid as ptrace's read
+ * check with real credentials would (see armpmu(4)): -EACCES otherwise;
  * -ESRCH if there is no such thread; -EBUSY if another handle counts it;
  * -EALREADY if this handle already has a mode (any handle not opened
  * UNBOUND). When the thread exits, its counts stay readable.

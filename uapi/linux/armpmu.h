@@ -166,6 +166,15 @@ struct armpmu_value {
  * time_enabled, and are not the whole program's.
  */
 #define ARMPMU_COUNTS_INCOMPLETE	(1U << 2)
+/*
+ * Task mode: a counted thread executed a program that this file's opener
+ * may not count (set-user-ID, set-group-ID or file capabilities, or a file
+ * the thread may execute but not read, which leaves it non-dumpable, as
+ * perf's rule has it): the thread was let go at that exec, before the new
+ * program ran, and what it does from then on is not in the counts.
+ * ARMPMU_COUNTS_INCOMPLETE is set too.
+ */
+#define ARMPMU_COUNTS_EXEC_LEFT	(1U << 3)
 
 struct armpmu_counts {
 	__u32 nr;		/* valid entries of events[]: num_counters */
@@ -347,7 +356,15 @@ struct armpmu_cpu_status {
 /* struct armpmu_attach.flags */
 /* Also count the threads and processes the target creates from now on. */
 #define ARMPMU_ATTACH_FOLLOW	(1U << 0)
-#define ARMPMU_ATTACH_FLAGS	ARMPMU_ATTACH_FOLLOW
+/*
+ * START arms the file instead of starting it: counting starts when a
+ * counted thread next calls execve(2), where perf's enable_on_exec takes
+ * effect (the new program's image is in place; the rest of the exec's
+ * kernel work is counted, none of the old program's user-mode work).
+ * Until then READ shows the file not running, with no time enabled.
+ */
+#define ARMPMU_ATTACH_ENABLE_ON_EXEC	(1U << 1)
+#define ARMPMU_ATTACH_FLAGS	(ARMPMU_ATTACH_FOLLOW | ARMPMU_ATTACH_ENABLE_ON_EXEC)
 
 struct armpmu_attach {
 	__u32 tid;		/* a thread ID in the caller's PID namespace
@@ -359,12 +376,18 @@ struct armpmu_attach {
 
 /*
  * ARMPMU_IOC_ATTACH: task mode for another thread, or for the caller with
- * flags. The caller must be allowed to read the thread as ptrace would
- * (same real, effective and saved user and group IDs, and a dumpable
- * target), or have CAP_PERFMON, CAP_SYS_ADMIN or CAP_SYS_PTRACE: EACCES
- * otherwise. ESRCH if there is no such thread or it is exiting; EBUSY if
- * another file counts it; EALREADY if this file already has a mode. When
- * the counted thread exits, its counts stay in the file.
+ * flags. The file's opener (its credentials at open(), wherever the
+ * descriptor went since) must be allowed to read the thread as ptrace's
+ * read check with real credentials would, which is perf_event_open's
+ * rule: a thread of the opener's own process, if that process executed no
+ * program since the open; or a thread whose real, effective and saved user
+ * and group IDs are the opener's real ones, whose capabilities are a
+ * subset of the opener's in the same user namespace, and which is
+ * dumpable; or an opener with CAP_SYS_PTRACE over the thread's namespaces.
+ * EACCES otherwise. The same check guards the implicit attach of the first
+ * thread to use the file. ESRCH if there is no such thread or it is
+ * exiting; EBUSY if another file counts it; EALREADY if this file already
+ * has a mode. When the counted thread exits, its counts stay in the file.
  */
 #define ARMPMU_IOC_ATTACH	_IOW(ARMPMU_IOC_MAGIC, 0x0e, struct armpmu_attach)
 
@@ -374,6 +397,7 @@ struct armpmu_attach {
 #define ARMPMU_FILE_RUNNING	(1U << 2)	/* started and not stopped */
 #define ARMPMU_FILE_FOLLOW	(1U << 3)	/* counts new threads and children */
 #define ARMPMU_FILE_CALLER	(1U << 4)	/* the file asking */
+#define ARMPMU_FILE_ARMED	(1U << 5)	/* started, waiting for an exec */
 
 struct armpmu_file_status {
 	__u32 id;		/* in: the smallest id to describe; out: the file's */
