@@ -592,7 +592,23 @@ static void test_registers_after_close(void)
 
 /* ---- 6. ATTACH racing the target's exit ---- */
 
-static void test_exit_race(void)
+static void unpin(void)
+{
+	cpu_set_t set;
+	unsigned int cpu;
+
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < online_cpus(); cpu++)
+		CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * @cold rounds (with --wrap) first wait until the driver has unhooked its
+ * probes (a second after the last task-mode file closed): the ATTACH that
+ * hooks them again takes milliseconds, a wide window for an exit.
+ */
+static void test_exit_race(unsigned int cold)
 {
 	struct armpmu_file_status st;
 	struct armpmu_attach at = { 0 };
@@ -600,10 +616,22 @@ static void test_exit_race(void)
 	int fd = -1, err = 0, aerr;
 	pid_t pid;
 
-	for (round = 0; round < 300 && !err; round++) {
+	/*
+	 * The child exits on the other CPU after a spin that grows each
+	 * round, so that some exits fall inside ATTACH's own work.
+	 */
+	pin(0);
+	for (round = 0; round < 300 + cold && !err; round++) {
+		if (round < cold)
+			usleep(1300000);
+		fflush(stdout);
 		pid = fork();
-		if (pid == 0)
+		if (pid == 0) {
+			if (online_cpus() > 1)
+				pin(1);
+			loop_n(round < cold ? round * 20000UL : (round % 50) * 400UL);
 			_exit(0);
+		}
 		at.tid = (__u32)pid;
 		err = dev_open(&fd);
 		aerr = err ? err : ioc(fd, ARMPMU_IOC_ATTACH, &at);
@@ -625,6 +653,7 @@ static void test_exit_race(void)
 		}
 		dev_close(&fd);
 	}
+	unpin();
 	tap_note("exit race: %u attached, %u already exiting (ESRCH), %u dead threads linked",
 		 attached, gone, dead);
 	tap_check(!err && !dead, "ATTACH racing the thread's exit never links a dead thread",
@@ -735,6 +764,7 @@ static void test_wrap_across_hotplug(void)
 		pthread_join(t, NULL);
 	write_file(online, "1");
 	write_file(rt, old_rt);
+	unpin();
 	err = err ? err : r.err;
 	ev = r.c.events[0];
 	cyc = r.c.cycles;
@@ -892,7 +922,7 @@ int main(int argc, char **argv)
 	test_handed();
 	test_ptrace_rule();
 	test_registers_after_close();
-	test_exit_race();
+	test_exit_race(wrap ? 8 : 0);
 	if (wrap)
 		test_wrap_across_hotplug();
 	if (soak_secs)
