@@ -53,7 +53,7 @@
 #define DIR			"/tmp/isolation"
 #define LOOP_PROG		"/usr/local/bin/exact-loop"
 /* exact-loop retires 200000 user instructions per argument. */
-#define LOOP_ARGS		100
+#define LOOP_ARGS		300
 #define LOOP_INSNS		(2ULL * 100000 * LOOP_ARGS)
 
 static bool icount, counting = true;
@@ -293,6 +293,12 @@ static void exec_by_follow(void *arg)
 	dev_close(&fd);
 }
 
+/*
+ * Without icount the work event is CPU_CYCLES, host time: a host that
+ * stalls QEMU while the child is in user mode before its exec adds
+ * milliseconds (8 M cycles seen on a loaded host), so the program's own
+ * loop is made long and the bound is half of it.
+ */
 static void test_exec(const char *how, void (*fn)(void *res))
 {
 	struct exec_result plain, r;
@@ -322,7 +328,7 @@ static void test_exec(const char *how, void (*fn)(void *res))
 			 how, variants[v].name);
 		tap_check(!err && (r.c.flags & ARMPMU_COUNTS_EXEC_LEFT) &&
 			  (r.c.flags & ARMPMU_COUNTS_INCOMPLETE) &&
-			  (!counting || r.c.events[0] < plain.c.events[0] / 4), name,
+			  (!counting || r.c.events[0] < plain.c.events[0] / 2), name,
 			  "%s: %llu of the plain run's %llu, flags %#x", tap_errname(err),
 			  (ull)r.c.events[0], (ull)plain.c.events[0], r.c.flags);
 	}
