@@ -238,13 +238,24 @@ static void test_untrusted(void)
 		  "disturbed, table: no number, no metric, and why", "%s", text);
 	free(text);
 
+	/* A counted thread executed a set-user-ID program and was let go. */
 	made_up_run(&run, 1);
-	run.counters[0].below_overhead = true;
+	run.exec_left = true;
+	run.time_running = 1250;
 	text = render(&run, CSV);
-	expect_line(text, 0, "<not counted>,,cycles,5000,100.00,,",
-		    "a count below pmuctl's own share: <not counted>");
-	expect_line(text, 1, "1000,,INST_RETIRED:u,5000,100.00,,",
-		    "  and IPC, which needs it, is not shown");
+	expect_line(text, 1, "<not counted>,,INST_RETIRED:u,1250,25.00,,",
+		    "exec left: <not counted>, never a part as if complete, no IPC");
+	free(text);
+	text = render(&run, JSON);
+	tap_check(strstr(text, "\"counter-value\" : \"<not counted>\", \"unit\" : \"\", \"event\" : \"cycles\"") &&
+		  !strstr(text, "insn per cycle"),
+		  "exec left, --json: <not counted>, no IPC", "%s", text);
+	free(text);
+	text = render(&run, TABLE);
+	tap_check(strstr(text, "      <not counted>      cycles") && !strstr(text, "insn per cycle") &&
+		  strstr(text, "executed a program this user may not count") &&
+		  !strstr(text, "Incomplete:"),
+		  "exec left, table: <not counted>, and the reason named", "%s", text);
 	free(text);
 
 	made_up_run(&run, 1);

@@ -65,12 +65,6 @@ static bool incomplete(const struct stat_run *run)
 	return run->time_running < run->time_enabled;
 }
 
-/* Whether @c's count can be shown as a number. */
-static bool trusted(const struct stat_run *run, const struct counter *c)
-{
-	return stat_counted(run) && !c->below_overhead;
-}
-
 static unsigned long long rounded(const struct stat_run *run, const struct counter *c)
 {
 	return (unsigned long long)llround(stat_mean(run, c));
@@ -80,8 +74,7 @@ static unsigned long long rounded(const struct stat_run *run, const struct count
 
 /*
  * A count as the table shows it: its mean, or why there is none to trust:
- * disturbed, never counted (0% of the time), or a run counted less than
- * pmuctl's own share (not calibrated out, then).
+ * disturbed, or not counted (0% of the time, or a program it may not count).
  */
 static const char *table_value(const struct stat_run *run, const struct counter *c,
 			       char *buf, size_t len)
@@ -90,8 +83,6 @@ static const char *table_value(const struct stat_run *run, const struct counter 
 		return "<not trustworthy>";
 	if (!stat_counted(run))
 		return NOT_COUNTED;
-	if (c->below_overhead)
-		return "<below overhead>";
 	return group_digits(rounded(run, c), buf, len);
 }
 
@@ -177,15 +168,11 @@ static void print_notes(FILE *out, const struct stat_run *run)
 {
 	char sig[64];
 
-	if (run->calibrated) {
-		fprintf(out, " Taken off each count: pmuctl's own share of a run, least of %d empty runs:\n ",
-			CALIBRATION_RUNS);
-		for (int i = 0; i < run->ncounters; i++)
-			fprintf(out, " %s %llu", run->counters[i].name,
-				(unsigned long long)run->counters[i].overhead);
-		fprintf(out, " (--no-calibrate keeps it).\n\n");
-	}
-	if (!run->disturbed && !run->time_enabled)
+	if (run->exec_left)
+		fprintf(out, " Not counted: the command executed a program this user may not count\n"
+			     " (set-user-ID or set-group-ID, file capabilities, or not readable) and was\n"
+			     " let go at that exec, as perf lets it go: the counts are not the program's.\n\n");
+	else if (!run->disturbed && !run->time_enabled)
 		fprintf(out, " Not counted: no counted thread ran while the counters were started.\n\n");
 	else if (!run->disturbed && !run->time_running)
 		fprintf(out, " Not counted: the threads ran, but their counters could never be loaded\n"
@@ -286,7 +273,7 @@ static void count_lines(FILE *out, const struct stat_run *run, const struct coun
 	};
 	const struct stat_metric *m;
 
-	if (!trusted(run, c))
+	if (!stat_counted(run))
 		l.value = NOT_COUNTED;
 	else if (sep)
 		snprintf(value, sizeof(value), "%llu", rounded(run, c));

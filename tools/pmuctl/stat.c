@@ -6,10 +6,10 @@
  * scheduler runs it, with every thread and child it creates (armpmu's
  * ATTACH with FOLLOW), and nothing else: no pinning, other processes on
  * the same CPUs not counted. The command is forked first and held on a
- * pipe while a file is attached to it and programmed; released, it starts
- * the counters itself and execs, so the only instructions counted besides
- * the command's are its own from START's return to the execve system
- * call: the same every run, and measured by empty runs (calibration).
+ * pipe while a file is attached to it (with ENABLE_ON_EXEC too),
+ * programmed and armed; released, it execs, and the counting starts in
+ * that exec where perf stat's (enable_on_exec) does: nothing of pmuctl's
+ * is counted, and nothing is taken off.
  *
  * -p PID attaches to a running process's threads; -C CPU and -a count
  * whole CPUs (CPU mode), which the driver allows only to the privileged.
@@ -25,8 +25,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -168,14 +166,6 @@ static int resolve(const char *name, char *path, size_t len)
 	return err;
 }
 
-/* What a forked child tells the parent, in memory shared across fork(). */
-struct child_report {
-	int start_err;
-	int exec_err;
-};
-
-static struct child_report *child_report;
-
 static int for_each_file(const struct files *f, int (*op)(struct pmudev *))
 {
 	for (int i = 0; i < f->n; i++) {
@@ -184,19 +174,6 @@ static int for_each_file(const struct files *f, int (*op)(struct pmudev *))
 		if (err)
 			return err;
 	}
-	return 0;
-}
-
-/*
- * START on each file's descriptor, for the forked child: its copy of the
- * handles was taken before the parent attached them to it, so it goes
- * around the library, which would still see them unattached.
- */
-static int start_inherited(const struct files *f)
-{
-	for (int i = 0; i < f->n; i++)
-		if (ioctl(pmudev_fd(f->pmu[i]), ARMPMU_IOC_START) < 0)
-			return -errno;
 	return 0;
 }
 
@@ -219,70 +196,94 @@ static void exec_shell(const char *path, char **cmd)
 	argv[1] = (char *)path;
 	for (int i = 1; i <= n; i++)
 		argv[i + 1] = cmd[i];
-	syscall(SYS_execve, argv[0], argv, environ);
+	execve(argv[0], argv, environ);
 	free(argv);
 }
 
-/* A forked child waiting on a pipe for the word to start. */
+/*
+ * A forked child held on a pipe until its counters are set up, then
+ * released to execute the command. Its exec's error, if any, comes back
+ * through a pipe that a successful exec closes.
+ */
 struct held_child {
 	pid_t pid;
-	int release_fd;
+	int release_fd;		/* a byte here releases it */
+	int error_fd;		/* its exec's errno, or end of file */
 };
 
-/*
- * Forks the child that becomes @path (NULL: an empty run, for calibration)
- * and holds it. Released, it starts the counters of @files itself (the
- * same object as the parent's, inherited), then makes the execve (or
- * exit_group) system call through the same syscall() path: its user-mode
- * instructions from START's return to the system call are the same in
- * every run, and an empty run counts exactly them.
- */
-static int spawn_held(struct held_child *child, const struct files *files, const char *path,
-		      char **cmd)
+static int spawn_held(struct held_child *child, const char *path, char **cmd)
 {
-	/* Chosen now: the child's path to the system call is the same for both. */
-	long nr = path ? SYS_execve : SYS_exit_group;
-	int go[2];
+	int go[2], error[2], err;
 	char byte;
 
 	if (pipe2(go, O_CLOEXEC))
 		return -errno;
-	child_report->start_err = child_report->exec_err = 0;
+	if (pipe2(error, O_CLOEXEC)) {
+		err = -errno;
+		close(go[0]);
+		close(go[1]);
+		return err;
+	}
 	fflush(NULL);
 	child->pid = fork();
 	if (child->pid < 0) {
+		err = -errno;
 		close(go[0]);
 		close(go[1]);
-		return -errno;
+		close(error[0]);
+		close(error[1]);
+		return err;
 	}
 	if (child->pid == 0) {
 		/* pmuctl ignores SIGINT while a command runs; the command must not. */
 		signal(SIGINT, SIG_DFL);
 		close(go[1]);
+		close(error[0]);
 		if (read(go[0], &byte, 1) != 1)
 			_exit(127);	/* pmuctl gave up on this run */
-		int err = start_inherited(files);
-
-		if (err) {
-			child_report->start_err = err;
-			_exit(127);
-		}
-		/* exit_group takes path, NULL here, as its status: 0. */
-		syscall(nr, path, cmd, environ);
+		execve(path, cmd, environ);
 		if (errno == ENOEXEC)
 			exec_shell(path, cmd);
-		child_report->exec_err = errno;
-		syscall(SYS_exit_group, 126);
+		err = errno;
+		if (write(error[1], &err, sizeof(err)) != sizeof(err))
+			_exit(127);
+		_exit(127);
 	}
 	close(go[0]);
+	close(error[1]);
 	child->release_fd = go[1];
+	child->error_fd = error[0];
 	return 0;
+}
+
+/*
+ * Releases the held child, and waits for it to end (its wait status in
+ * *@status). Returns 0 if it executed the command, or its exec's positive
+ * errno. The error is read only once the child is gone: a read before
+ * would wake pmuctl in the middle of the exec, on the child's CPU.
+ */
+static int release_and_wait(struct held_child *child, int *status)
+{
+	ssize_t got;
+	int err = 0;
+
+	if (write(child->release_fd, "", 1) != 1)
+		err = errno;
+	close(child->release_fd);
+	while (waitpid(child->pid, status, 0) < 0 && errno == EINTR)
+		;
+	do
+		got = read(child->error_fd, &err, sizeof(err));
+	while (got < 0 && errno == EINTR);
+	close(child->error_fd);
+	return got == sizeof(err) ? err : 0;
 }
 
 /* Kills a held child that will not be released. */
 static void abandon(struct held_child *child)
 {
 	close(child->release_fd);
+	close(child->error_fd);
 	kill(child->pid, SIGKILL);
 	while (waitpid(child->pid, NULL, 0) < 0 && errno == EINTR)
 		;
@@ -313,128 +314,29 @@ static int read_files(const struct files *files, struct armpmu_counts *sum)
 }
 
 /*
- * Task mode: a file for the held child, not opened before the fork (the
- * child must inherit it, to start it) and attached to it with FOLLOW, so
- * that its threads and children are counted too.
+ * Task mode: a file attached to the held child with FOLLOW, so that its
+ * threads and children are counted too, and ENABLE_ON_EXEC, so that START
+ * arms it and counting starts at the child's exec, where perf's
+ * enable_on_exec starts it: nothing of pmuctl's is counted. Opened after
+ * the fork: the command does not inherit it.
  */
 static int open_task_file(struct stat_run *run, char **specs, int nspecs, bool defaults,
-			  struct pmudev *pmu, pid_t pid)
+			  struct files *files, pid_t pid)
 {
-	int err = pmudev_attach(pmu, pid, PMUDEV_ATTACH_FOLLOW);
+	struct pmudev *pmu;
+	int err;
 
+	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
+		return EXIT_FAILURE;
+	err = files_add(files, pmu);
+	if (err) {
+		pmudev_close(pmu);
+		return fail("%s", strerror(-err));
+	}
+	err = pmudev_attach(pmu, pid, PMUDEV_ATTACH_FOLLOW | PMUDEV_ATTACH_ENABLE_ON_EXEC);
 	if (err)
 		return fail("cannot count the command: %s", pmudev_strerror(err));
 	return add_events(pmu, run, specs, nspecs, defaults);
-}
-
-/*
- * One counted run of @path (NULL: no command, the calibration run). The
- * counters are reset before the child is released and stopped after it
- * has exited.
- */
-static int count_child(struct stat_run *run, char **specs, int nspecs, bool defaults,
-		       const char *path, char **cmd, struct armpmu_counts *counts, int *status)
-{
-	struct files task_files = { 0 }, *files = &run->files;
-	struct held_child child = { .pid = -1, .release_fd = -1 };
-	struct pmudev *pmu = NULL;
-	int err, ret;
-
-	if (task_mode(run)) {
-		if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
-			return EXIT_FAILURE;
-		err = files_add(&task_files, pmu);
-		if (err) {
-			pmudev_close(pmu);
-			return fail("%s", strerror(-err));
-		}
-		files = &task_files;
-	}
-	err = spawn_held(&child, files, path, cmd);
-	if (err) {
-		ret = fail("cannot fork: %s", strerror(-err));
-		goto close;
-	}
-	ret = pmu ? open_task_file(run, specs, nspecs, defaults, pmu, child.pid) :
-		    EXIT_SUCCESS;
-	if (ret == EXIT_SUCCESS && (err = for_each_file(files, pmudev_reset)))
-		ret = fail("cannot reset the counters: %s", pmudev_strerror(err));
-	if (ret != EXIT_SUCCESS) {
-		abandon(&child);
-		goto close;
-	}
-	if (write(child.release_fd, "", 1) != 1)
-		ret = fail("cannot release the command: %s", strerror(errno));
-	close(child.release_fd);
-	while (waitpid(child.pid, status, 0) < 0 && errno == EINTR)
-		;
-	for_each_file(files, pmudev_stop);
-	if (child_report->start_err == -EIO)
-		run->disturbed = true;
-	else if (child_report->start_err)
-		ret = fail("cannot start the counters: %s", pmudev_strerror(child_report->start_err));
-	if (ret == EXIT_SUCCESS) {
-		err = read_files(files, counts);
-		if (err == -EIO)
-			run->disturbed = true;
-		else if (err)
-			ret = fail("cannot read the counters: %s", pmudev_strerror(err));
-	}
-close:
-	files_close(&task_files);
-	return ret;
-}
-
-static uint64_t value_of(const struct counter *c, const struct armpmu_counts *counts)
-{
-	return c->idx == ARMPMU_CYCLE_COUNTER ? counts->cycles : counts->events[c->idx];
-}
-
-/*
- * pmuctl's own share of a run, per counter: the least of a few empty runs
- * (interrupts can only add to it; under -icount it is exact).
- */
-static int calibrate(struct stat_run *run, char **specs, int nspecs, bool defaults)
-{
-	struct armpmu_counts counts;
-	int status, ret;
-
-	for (int k = 0; k < CALIBRATION_RUNS; k++) {
-		ret = count_child(run, specs, nspecs, defaults, NULL, NULL, &counts, &status);
-		if (ret)
-			return ret;
-		if (run->disturbed)
-			return fail("the counters were disturbed during calibration (see pmuctl status)");
-		for (int i = 0; i < run->ncounters; i++) {
-			struct counter *c = &run->counters[i];
-			uint64_t v = value_of(c, &counts);
-
-			if (k == 0 || v < c->overhead)
-				c->overhead = v;
-		}
-	}
-	run->calibrated = true;
-	return EXIT_SUCCESS;
-}
-
-/* Adds one run's counts (less pmuctl's share, if calibrated) to the totals. */
-static void accumulate(struct stat_run *run, const struct armpmu_counts *counts)
-{
-	for (int i = 0; i < run->ncounters; i++) {
-		struct counter *c = &run->counters[i];
-		double v = (double)value_of(c, counts);
-
-		if (run->calibrated) {
-			if (v < c->overhead)
-				c->below_overhead = true;
-			v = v < c->overhead ? 0 : v - c->overhead;
-		}
-		c->sum += v;
-		c->sumsq += v * v;
-	}
-	run->time_enabled += counts->time_enabled;
-	run->time_running += counts->time_running;
-	run->runs++;
 }
 
 /*
@@ -446,6 +348,72 @@ static int workload_failed(struct stat_run *run, const char *name, int err)
 	fail("Workload failed: %s ('%s')", strerror(err), name);
 	run->workload_failed = true;
 	return err == ENOENT ? 127 : 126;
+}
+
+/*
+ * One counted run of the command: reset and started (task mode: armed)
+ * before the child is released, stopped once it has exited.
+ */
+static int count_child(struct stat_run *run, char **specs, int nspecs, bool defaults,
+		       const char *path, char **cmd, struct armpmu_counts *counts, int *status)
+{
+	struct files task_files = { 0 }, *files = &run->files;
+	struct held_child child = { .pid = -1, .release_fd = -1, .error_fd = -1 };
+	int err, ret;
+
+	err = spawn_held(&child, path, cmd);
+	if (err)
+		return fail("cannot fork: %s", strerror(-err));
+	ret = EXIT_SUCCESS;
+	if (task_mode(run)) {
+		files = &task_files;
+		ret = open_task_file(run, specs, nspecs, defaults, files, child.pid);
+	}
+	if (ret == EXIT_SUCCESS && (err = for_each_file(files, pmudev_reset)))
+		ret = fail("cannot reset the counters: %s", pmudev_strerror(err));
+	if (ret == EXIT_SUCCESS && (err = for_each_file(files, pmudev_start)))
+		ret = err == -EIO ? (run->disturbed = true, EXIT_SUCCESS) :
+				    fail("cannot start the counters: %s", pmudev_strerror(err));
+	if (ret != EXIT_SUCCESS) {
+		abandon(&child);
+		goto close;
+	}
+	err = release_and_wait(&child, status);
+	for_each_file(files, pmudev_stop);
+	if (err) {
+		ret = workload_failed(run, cmd[0], err);
+		goto close;
+	}
+	err = read_files(files, counts);
+	if (err == -EIO)
+		run->disturbed = true;
+	else if (err)
+		ret = fail("cannot read the counters: %s", pmudev_strerror(err));
+close:
+	files_close(&task_files);
+	return ret;
+}
+
+static uint64_t value_of(const struct counter *c, const struct armpmu_counts *counts)
+{
+	return c->idx == ARMPMU_CYCLE_COUNTER ? counts->cycles : counts->events[c->idx];
+}
+
+/* Adds one run's counts to the totals. */
+static void accumulate(struct stat_run *run, const struct armpmu_counts *counts)
+{
+	for (int i = 0; i < run->ncounters; i++) {
+		struct counter *c = &run->counters[i];
+		double v = (double)value_of(c, counts);
+
+		c->sum += v;
+		c->sumsq += v * v;
+	}
+	if (counts->flags & ARMPMU_COUNTS_EXEC_LEFT)
+		run->exec_left = true;
+	run->time_enabled += counts->time_enabled;
+	run->time_running += counts->time_running;
+	run->runs++;
 }
 
 static int run_once(struct stat_run *run, char **specs, int nspecs, bool defaults,
@@ -460,8 +428,6 @@ static int run_once(struct stat_run *run, char **specs, int nspecs, bool default
 	t1 = now();
 	if (ret)
 		return ret;
-	if (child_report->exec_err)
-		return workload_failed(run, cmd[0], child_report->exec_err);
 	run->status = shell_status(status);
 	run->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	run->elapsed += t1 - t0;
@@ -580,8 +546,7 @@ static int wait_process(pid_t pid, struct stat_run *run)
 /*
  * Counts process @pid's threads from now until it exits or SIGINT: each
  * existing thread gets a file, and with FOLLOW the threads and children
- * they create are counted too. pmuctl's own work is in none of them: no
- * calibration.
+ * they create are counted too. pmuctl's own work is in none of them.
  */
 static int count_process(struct stat_run *run, char **specs, int nspecs, bool defaults)
 {
@@ -678,10 +643,9 @@ static void usage(void)
 	       "                      (pinned there); needs CAP_PERFMON or CAP_SYS_ADMIN\n"
 	       "  -a, --all-cpus      count everything on every CPU while COMMAND runs; the same\n"
 	       "  -o, --output FILE   write the counts to FILE\n"
-	       "      --no-calibrate  keep pmuctl's own share of each count (by default the\n"
-	       "                      least of %d empty runs is taken off, and shown)\n\n"
-	       "Metric groups (-M; refused where the core lacks an event or counters):\n",
-	       CALIBRATION_RUNS);
+	       "      --no-calibrate  accepted for old scripts; does nothing (counting starts\n"
+	       "                      at the command's exec: nothing of pmuctl's is counted)\n\n"
+	       "Metric groups (-M; refused where the core lacks an event or counters):\n");
 	stat_groups_print(stdout, 2);
 	printf("\nMore events than the core has counters is refused: no multiplexing. Where\n"
 	       "the threads ran but their counters could not be loaded (a whole-CPU counter\n"
@@ -701,7 +665,7 @@ struct stat_options {
 	char group_specs[GROUP_MAX_EVENTS][48];	/* -M's events, with its modifier */
 	int repeat;
 	char *sep, *output;
-	bool json, calibrated;
+	bool json;
 };
 
 static int parse_pid(const char *arg, pid_t *pid)
@@ -839,7 +803,7 @@ static int parse_options(int argc, char **argv, struct stat_options *o, struct s
 			o->output = optarg;
 			break;
 		case 'n':
-			o->calibrated = false;
+			/* Nothing is calibrated any more: kept for old scripts. */
 			break;
 		case 'h':
 			usage();
@@ -861,7 +825,7 @@ static int parse_options(int argc, char **argv, struct stat_options *o, struct s
 	return -1;
 }
 
-/* Counts the command (-r times), after calibration; or -p's process. */
+/* Counts the command (-r times), or -p's process. */
 static int measure(struct stat_run *run, struct stat_options *o, bool defaults,
 		   const char *path, char **cmd)
 {
@@ -871,8 +835,6 @@ static int measure(struct stat_run *run, struct stat_options *o, bool defaults,
 		return count_process(run, o->specs, o->nspecs, defaults);
 	if (!task_mode(run))
 		ret = open_files(run, o->specs, o->nspecs, defaults);
-	if (ret == EXIT_SUCCESS && o->calibrated)
-		ret = calibrate(run, o->specs, o->nspecs, defaults);
 	/* Ctrl-C is for the command: pmuctl lives on to print the counts. */
 	signal(SIGINT, SIG_IGN);
 	for (int i = 0; i < o->repeat && ret == EXIT_SUCCESS; i++)
@@ -883,7 +845,7 @@ static int measure(struct stat_run *run, struct stat_options *o, bool defaults,
 
 int cmd_stat(int argc, char **argv)
 {
-	struct stat_options o = { .repeat = 1, .calibrated = true };
+	struct stat_options o = { .repeat = 1 };
 	struct stat_run run = { .target = TARGET_COMMAND };
 	bool defaults;
 	char path[4096], sig[64];
@@ -903,14 +865,8 @@ int cmd_stat(int argc, char **argv)
 		if (err)
 			return workload_failed(&run, argv[optind], err);
 	}
-	child_report = mmap(NULL, sizeof(*child_report), PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (child_report == MAP_FAILED)
-		return fail("cannot map memory: %s", strerror(errno));
-	if (o.output && !(out = fopen(o.output, "we"))) {
-		ret = fail("%s: %s", o.output, strerror(errno));
-		goto unmap;
-	}
+	if (o.output && !(out = fopen(o.output, "we")))
+		return fail("%s: %s", o.output, strerror(errno));
 	ret = measure(&run, &o, defaults, path, argv + optind);
 	if (run.runs && !run.workload_failed) {
 		if (o.json)
@@ -924,11 +880,11 @@ int cmd_stat(int argc, char **argv)
 		if (run.signal && (o.json || o.sep))
 			fail("%s: killed by %s", argv[optind],
 			     stat_signal_name(run.signal, sig, sizeof(sig)));
+		if (run.exec_left && (o.json || o.sep))
+			fail("%s", STAT_EXEC_LEFT_NOTE);
 	}
 	files_close(&run.files);
 	if (out != stderr)
 		fclose(out);
-unmap:
-	munmap(child_report, sizeof(*child_report));
 	return ret;
 }

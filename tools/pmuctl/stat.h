@@ -14,7 +14,6 @@
 #include <pmudev.h>
 
 #define MAX_EVENTS	(ARMPMU_MAX_COUNTERS + 1)
-#define CALIBRATION_RUNS 3
 
 #define EV_INST_RETIRED	0x08
 #define EV_CPU_CYCLES	0x11
@@ -33,9 +32,7 @@ struct counter {
 	unsigned int idx;	/* event counter, or ARMPMU_CYCLE_COUNTER */
 	char name[96];		/* a copy: the file that named it may be closed */
 	uint32_t event;		/* what it counts, for the metrics */
-	double sum, sumsq;	/* over the runs, pmuctl's share taken off */
-	uint64_t overhead;	/* pmuctl's own share of a run */
-	bool below_overhead;	/* a run counted less than that */
+	double sum, sumsq;	/* over the runs */
 };
 
 /*
@@ -67,8 +64,8 @@ struct stat_run {
 	int runs;
 	int status;		/* the command's, as a shell reports it */
 	int signal;		/* the signal that killed it, or 0 */
-	bool calibrated;
 	bool disturbed;
+	bool exec_left;		/* a counted thread executed what may not be counted */
 	bool interrupted;	/* -p: ended by SIGINT */
 	bool workload_failed;	/* the command could not be executed */
 	double elapsed;		/* seconds, summed over the runs */
@@ -77,12 +74,19 @@ struct stat_run {
 
 /*
  * Whether @run's counts are numbers: counted for some of the time (a
- * count of 0% of it is perf's "<not counted>") and not disturbed.
+ * count of 0% of it is perf's "<not counted>"), not disturbed, and of
+ * every program the command executed.
  */
 static inline bool stat_counted(const struct stat_run *run)
 {
-	return run->runs && run->time_running && !run->disturbed;
+	return run->runs && run->time_running && !run->disturbed && !run->exec_left;
 }
+
+/* Why counts are <not counted> when a counted thread's exec let it go. */
+#define STAT_EXEC_LEFT_NOTE \
+	"not counted: the command executed a program this user may not count " \
+	"(set-user-ID or set-group-ID, file capabilities, or not readable), " \
+	"and was let go at that exec, as perf lets it go"
 
 /* "Cortex-A72", or "unknown core". */
 const char *stat_core_name(const struct armpmu_info *info);
