@@ -1,29 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmuctl stat's output: the human table, and perf stat's -x SEP fields and
- * -j JSON objects, so that scripts written for perf stat read pmuctl's.
- * A count that cannot be trusted is never shown as a number: perf's
- * "<not counted>" and "<not supported>" stand in for it, and a count of a
- * share of the time shows that share (percentage of time counted).
+ * pmuctl stat's printers: the human table, and perf stat's -x SEP fields
+ * and -j JSON objects. A count that cannot be trusted is never shown as a
+ * number: perf's "<not counted>" and "<not supported>" stand in for it,
+ * and a count of a share of the time shows that share (percentage of time
+ * counted).
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "pmuctl.h"
-#include "stat.h"
+#include "stat-metrics.h"
+#include "stat-output.h"
 
 #define NOT_COUNTED	"<not counted>"
 #define NOT_SUPPORTED	"<not supported>"
 
-const char *stat_core_name(const struct armpmu_info *info)
-{
-	const char *core = pmudev_core_name(info->midr);
-
-	return core ? core : "unknown core";
-}
-
-const char *stat_signal_name(int sig, char *buf, size_t len)
+/* "SIGKILL (Killed)": signal @sig's name and the shell's word for it, in @buf. */
+static const char *signal_name(int sig, char *buf, size_t len)
 {
 	const char *abbrev = sigabbrev_np(sig), *text = strsignal(sig);
 
@@ -34,40 +30,9 @@ const char *stat_signal_name(int sig, char *buf, size_t len)
 	return buf;
 }
 
-double stat_mean(const struct stat_run *run, const struct counter *c)
-{
-	return run->runs ? c->sum / run->runs : 0;
-}
-
-/* The sample standard deviation over the runs, relative to the mean, in %. */
-static double rel_stddev(const struct stat_run *run, const struct counter *c)
-{
-	double m = stat_mean(run, c), var;
-
-	if (run->runs < 2 || m == 0)
-		return 0;
-	var = (c->sumsq - run->runs * m * m) / (run->runs - 1);
-	return var > 0 ? sqrt(var) / m * 100 : 0;
-}
-
-/* The share of the time counted, in %: 100 unless counts are incomplete. */
-static double coverage(const struct stat_run *run)
-{
-	const struct armpmu_counts c = {
-		.time_enabled = run->time_enabled, .time_running = run->time_running,
-	};
-
-	return pmudev_coverage(&c) * 100;
-}
-
-static bool incomplete(const struct stat_run *run)
-{
-	return run->time_running < run->time_enabled;
-}
-
 static unsigned long long rounded(const struct stat_run *run, const struct counter *c)
 {
-	return (unsigned long long)llround(stat_mean(run, c));
+	return (unsigned long long)llround(stat_counts_mean(run, c));
 }
 
 /* ---- the table ---- */
@@ -81,7 +46,7 @@ static const char *table_value(const struct stat_run *run, const struct counter 
 {
 	if (run->disturbed)
 		return "<not trustworthy>";
-	if (!stat_counted(run))
+	if (!stat_counts_numbers(run))
 		return NOT_COUNTED;
 	return group_digits(rounded(run, c), buf, len);
 }
@@ -103,10 +68,10 @@ static void describe_target(FILE *out, const struct stat_run *run)
 		fprintf(out, "everything on CPU %d, ", run->cpu);
 		break;
 	case TARGET_ALL_CPUS:
-		fprintf(out, "everything on all %d CPUs, ", run->files.n);
+		fprintf(out, "everything on all %d CPUs, ", run->cpus);
 		break;
 	}
-	fprintf(out, "%s", stat_core_name(&run->info));
+	fprintf(out, "%s", core_name(&run->info));
 }
 
 static void print_header(FILE *out, const struct stat_run *run, char **cmd)
@@ -134,10 +99,10 @@ static void table_line(FILE *out, const struct stat_run *run, const struct count
 	snprintf(note, sizeof(note), "%s", metric);
 	if (run->runs > 1 && !run->disturbed)
 		snprintf(note + strlen(note), sizeof(note) - strlen(note), "  ( +- %5.2f%% )",
-			 rel_stddev(run, c));
-	if (incomplete(run))
+			 stat_counts_rsd(run, c));
+	if (stat_counts_incomplete(run))
 		snprintf(note + strlen(note), sizeof(note) - strlen(note), "  (%.2f%%)",
-			 coverage(run));
+			 stat_counts_coverage(run));
 	fprintf(out, " %18s      %-*s%s\n", table_value(run, c, digits, sizeof(digits)),
 		note[0] ? 24 : 0, c->name, note);
 }
@@ -177,18 +142,18 @@ static void print_notes(FILE *out, const struct stat_run *run)
 	else if (!run->disturbed && !run->time_running)
 		fprintf(out, " Not counted: the threads ran, but their counters could never be loaded\n"
 			     " (a whole-CPU counter or perf held the PMU all along; pmuctl status shows who).\n\n");
-	else if (incomplete(run))
+	else if (stat_counts_incomplete(run))
 		fprintf(out, " Incomplete: counted %.2f%% of the time the threads ran; elsewhere their\n"
 			     " counters could not be loaded (a whole-CPU counter or perf held the PMU).\n"
 			     " The counts are of that share only, not scaled (pmuctl status shows who).\n\n",
-			coverage(run));
+			stat_counts_coverage(run));
 	if (run->disturbed)
 		fprintf(out, " Another user of the PMU (perf?) took or reset these counters during the run:\n"
 			     " the counts are not trustworthy. See pmuctl status.\n\n");
 	if (run->interrupted)
 		fprintf(out, " Interrupted: the counts so far.\n\n");
 	if (run->signal)
-		fprintf(out, " The command was killed by %s.\n\n", stat_signal_name(run->signal, sig, sizeof(sig)));
+		fprintf(out, " The command was killed by %s.\n\n", signal_name(run->signal, sig, sizeof(sig)));
 	else if (run->status)
 		fprintf(out, " The command exited with status %d.\n\n", run->status);
 }
@@ -247,9 +212,9 @@ static void json_line(FILE *out, const struct line *l)
 	fputc('{', out);
 	if (l->event) {
 		fputs("\"counter-value\" : ", out);
-		json_string(out, l->value);
+		print_json_string(out, l->value);
 		fputs(", \"unit\" : \"\", \"event\" : ", out);
-		json_string(out, l->event);
+		print_json_string(out, l->event);
 		if (l->variance)
 			fprintf(out, ", \"variance\" : %.2f", l->rsd);
 		fprintf(out, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ", l->runtime,
@@ -257,7 +222,7 @@ static void json_line(FILE *out, const struct line *l)
 	}
 	fprintf(out, "\"metric-value\" : %f, \"metric-unit\" : ",
 		l->metric ? l->metric_value : 0.0);
-	json_string(out, l->metric ? l->metric->unit : "");
+	print_json_string(out, l->metric ? l->metric->unit : "");
 	fputs("}\n", out);
 }
 
@@ -268,12 +233,12 @@ static void count_lines(FILE *out, const struct stat_run *run, const struct coun
 	char value[40];
 	struct line l = {
 		.value = value, .event = c->name, .variance = run->runs > 1,
-		.rsd = rel_stddev(run, c), .pcnt = coverage(run),
+		.rsd = stat_counts_rsd(run, c), .pcnt = stat_counts_coverage(run),
 		.runtime = run->runs ? run->time_running / (unsigned int)run->runs : 0,
 	};
 	const struct stat_metric *m;
 
-	if (!stat_counted(run))
+	if (!stat_counts_numbers(run))
 		l.value = NOT_COUNTED;
 	else if (sep)
 		snprintf(value, sizeof(value), "%llu", rounded(run, c));
@@ -325,4 +290,14 @@ void stat_print_json(FILE *out, const struct stat_run *run)
 	for (int i = 0; i < run->ncounters; i++)
 		count_lines(out, run, &run->counters[i], NULL);
 	unsupported_lines(out, run, NULL);
+}
+
+void stat_print_stderr_notes(const struct stat_run *run, const char *command)
+{
+	char sig[64];
+
+	if (run->signal)
+		say("%s: killed by %s", command, signal_name(run->signal, sig, sizeof(sig)));
+	if (run->exec_left)
+		say("not counted: the command executed a program this user may not count (set-user-ID or set-group-ID, file capabilities, or not readable), and was let go at that exec, as perf lets it go");
 }

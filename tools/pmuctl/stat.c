@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmuctl stat: count events while a command runs, or of a running process.
+ * This file: the options and the run; the rest, lowest first, in
+ * stat-counts.c (counts and statistics), stat-metrics.c (metric tables),
+ * stat-output.c (printers), stat-workload.c (the command's process) and
+ * stat-files.c (the device's files).
  *
  * Task mode, the default: a command's process is counted wherever the
  * scheduler runs it, with every thread and child it creates (armpmu's
@@ -14,9 +18,7 @@
  * -p PID attaches to a running process's threads; -C CPU and -a count
  * whole CPUs (CPU mode), which the driver allows only to the privileged.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
@@ -26,104 +28,33 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 
 #include "pmuctl.h"
-#include "stat.h"
+#include "stat-files.h"
+#include "stat-output.h"
+#include "stat-workload.h"
 
 static const char *const default_events[] = { "cycles", "instructions" };
+
+/* One pmuctl stat: what it counts, with what, and what came of it. */
+struct measurement {
+	struct stat_run run;		/* what the printers are given */
+	struct stat_events events;	/* what to count */
+	struct stat_files files;	/* CPU mode's and -p's: opened once for all runs */
+	struct stat_workload command;
+	bool workload_failed;		/* the command could not be executed: no counts */
+};
+
+/* The options that are not the measurement's; argv[optind] on is the command. */
+struct stat_options {
+	int repeat;
+	char *sep, *output;
+	bool json;
+};
 
 static bool task_mode(const struct stat_run *run)
 {
 	return run->target == TARGET_COMMAND || run->target == TARGET_PROCESS;
-}
-
-static int files_add(struct files *f, struct pmudev *pmu)
-{
-	if (f->n == f->allocated) {
-		int more = f->allocated ? 2 * f->allocated : 4;
-		struct pmudev **p = realloc(f->pmu, more * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		f->pmu = p;
-		f->allocated = more;
-	}
-	f->pmu[f->n++] = pmu;
-	return 0;
-}
-
-static void files_close(struct files *f)
-{
-	for (int i = 0; i < f->n; i++)
-		pmudev_close(f->pmu[i]);
-	free(f->pmu);
-	*f = (struct files){ 0 };
-}
-
-/*
- * Programs the events on the first file, and records what they are. The
- * default ones a core does not implement (QEMU's boards count instructions
- * only with -icount) are listed as not supported rather than failing: the
- * user did not ask for them.
- */
-static int add_first_events(struct pmudev *pmu, struct stat_run *run, char **specs, int nspecs,
-			    bool defaults)
-{
-	const struct armpmu_info *info = pmudev_info(pmu);
-	struct pmudev_event ev;
-	char why[200];
-	int idx;
-
-	if (run->group && stat_group_check(run->group, info, why, sizeof(why)))
-		return fail("%s", why);
-	for (int i = 0; i < nspecs; i++) {
-		idx = pmudev_add_event(pmu, specs[i]);
-		if (idx == -ENOSPC)
-			return fail("%d events, but a %s has %u event counters, and the cycle counter for 'cycles': armpmu does not multiplex; count them in several runs",
-				    nspecs, stat_core_name(info), info->num_counters);
-		if (idx == -ENOENT && defaults) {
-			run->unsupported[run->nunsupported++] = specs[i];
-			continue;
-		}
-		if (idx == -EACCES)
-			return fail("%s: counting kernel mode needs CAP_PERFMON or CAP_SYS_ADMIN; count user mode with :u",
-				    specs[i]);
-		if (idx < 0) {
-			if (pmudev_event_error(specs[i], info, why, sizeof(why)))
-				return fail("%s", why);
-			return fail("%s: %s", specs[i], pmudev_strerror(idx));
-		}
-		struct counter *c = &run->counters[run->ncounters++];
-
-		run->specs[run->nspecs++] = specs[i];
-		c->idx = (unsigned int)idx;
-		snprintf(c->name, sizeof(c->name), "%s", pmudev_counter_name(pmu, c->idx));
-		c->event = idx == ARMPMU_CYCLE_COUNTER ? EV_CPU_CYCLES :
-			   pmudev_event_parse(specs[i], info, &ev) ? 0 : ev.number;
-	}
-	run->info = *info;
-	run->events_known = true;
-	return EXIT_SUCCESS;
-}
-
-/*
- * Programs a later file like the first: the same specs in the same order
- * get the same counters (allocation is deterministic).
- */
-static int add_events(struct pmudev *pmu, struct stat_run *run, char **specs, int nspecs,
-		      bool defaults)
-{
-	if (!run->events_known)
-		return add_first_events(pmu, run, specs, nspecs, defaults);
-	for (int i = 0; i < run->nspecs; i++) {
-		int idx = pmudev_add_event(pmu, run->specs[i]);
-
-		if (idx < 0 || (unsigned int)idx != run->counters[i].idx)
-			return fail("%s: %s", run->specs[i],
-				    idx < 0 ? pmudev_strerror(idx) : "a different counter than before");
-	}
-	return EXIT_SUCCESS;
 }
 
 static double now(void)
@@ -134,305 +65,67 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A shell's view of a wait status: the code, or 128 + the signal. */
-static int shell_status(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
-}
+/* ---- a command ---- */
 
 /*
- * The command's file, searched in PATH as a shell does, before the counting
- * starts: the search is not the command's work.
+ * One counted run of the command: its files reset and started (task
+ * mode: armed) before it is released, stopped once it has exited, and
+ * read into @counts.
  */
-static int resolve(const char *name, char *path, size_t len)
+static int count_command(struct measurement *m, struct armpmu_counts *counts)
 {
-	const char *dirs = getenv("PATH"), *end;
-	int err = ENOENT;
-
-	if (strchr(name, '/')) {
-		snprintf(path, len, "%s", name);
-		return access(path, X_OK) ? errno : 0;
-	}
-	for (dirs = dirs ? dirs : "/usr/bin:/bin"; *dirs; dirs = *end ? end + 1 : end) {
-		end = strchrnul(dirs, ':');
-		snprintf(path, len, "%.*s/%s", (int)(end - dirs), end == dirs ? "." : dirs, name);
-		if (!access(path, X_OK))
-			return 0;
-		if (errno == EACCES)
-			err = EACCES;
-	}
-	return err;
-}
-
-static int for_each_file(const struct files *f, int (*op)(struct pmudev *))
-{
-	for (int i = 0; i < f->n; i++) {
-		int err = op(f->pmu[i]);
-
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/*
- * What execvp() does with a file the kernel cannot execute (a script
- * without "#!"): runs it through /bin/sh, the file as the shell's first
- * argument. Returns only on failure, with errno set.
- */
-static void exec_shell(const char *path, char **cmd)
-{
-	int n = 0;
-
-	while (cmd[n])
-		n++;
-	char **argv = calloc((size_t)n + 2, sizeof(*argv));
-
-	if (!argv)
-		return;
-	argv[0] = "/bin/sh";
-	argv[1] = (char *)path;
-	for (int i = 1; i <= n; i++)
-		argv[i + 1] = cmd[i];
-	execve(argv[0], argv, environ);
-	free(argv);
-}
-
-/*
- * A forked child held on a pipe until its counters are set up, then
- * released to execute the command. Its exec's error, if any, comes back
- * through a pipe that a successful exec closes.
- */
-struct held_child {
-	pid_t pid;
-	int release_fd;		/* a byte here releases it */
-	int error_fd;		/* its exec's errno, or end of file */
-};
-
-static int spawn_held(struct held_child *child, const char *path, char **cmd)
-{
-	int go[2], error[2], err;
-	char byte;
-
-	if (pipe2(go, O_CLOEXEC))
-		return -errno;
-	if (pipe2(error, O_CLOEXEC)) {
-		err = -errno;
-		close(go[0]);
-		close(go[1]);
-		return err;
-	}
-	fflush(NULL);
-	child->pid = fork();
-	if (child->pid < 0) {
-		err = -errno;
-		close(go[0]);
-		close(go[1]);
-		close(error[0]);
-		close(error[1]);
-		return err;
-	}
-	if (child->pid == 0) {
-		/* pmuctl ignores SIGINT while a command runs; the command must not. */
-		signal(SIGINT, SIG_DFL);
-		close(go[1]);
-		close(error[0]);
-		if (read(go[0], &byte, 1) != 1)
-			_exit(127);	/* pmuctl gave up on this run */
-		execve(path, cmd, environ);
-		if (errno == ENOEXEC)
-			exec_shell(path, cmd);
-		err = errno;
-		if (write(error[1], &err, sizeof(err)) != sizeof(err))
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(error[1]);
-	child->release_fd = go[1];
-	child->error_fd = error[0];
-	return 0;
-}
-
-/*
- * Releases the held child, and waits for it to end (its wait status in
- * *@status). Returns 0 if it executed the command, or its exec's positive
- * errno. The error is read only once the child is gone: a read before
- * would wake pmuctl in the middle of the exec, on the child's CPU.
- */
-static int release_and_wait(struct held_child *child, int *status)
-{
-	ssize_t got;
-	int err = 0;
-
-	if (write(child->release_fd, "", 1) != 1)
-		err = errno;
-	close(child->release_fd);
-	while (waitpid(child->pid, status, 0) < 0 && errno == EINTR)
-		;
-	do
-		got = read(child->error_fd, &err, sizeof(err));
-	while (got < 0 && errno == EINTR);
-	close(child->error_fd);
-	return got == sizeof(err) ? err : 0;
-}
-
-/* Kills a held child that will not be released. */
-static void abandon(struct held_child *child)
-{
-	close(child->release_fd);
-	close(child->error_fd);
-	kill(child->pid, SIGKILL);
-	while (waitpid(child->pid, NULL, 0) < 0 && errno == EINTR)
-		;
-}
-
-/* Sums the counts of @files into @sum; -EIO if any was disturbed. */
-static int read_files(const struct files *files, struct armpmu_counts *sum)
-{
-	struct armpmu_counts c;
-	int ret = 0;
-
-	memset(sum, 0, sizeof(*sum));
-	for (int i = 0; i < files->n; i++) {
-		int err = pmudev_read(files->pmu[i], &c);
-
-		if (err && err != -EIO)
-			return err;
-		if (err)
-			ret = err;
-		sum->flags |= c.flags;
-		sum->cycles += c.cycles;
-		for (unsigned int k = 0; k < ARMPMU_MAX_COUNTERS; k++)
-			sum->events[k] += c.events[k];
-		sum->time_enabled += c.time_enabled;
-		sum->time_running += c.time_running;
-	}
-	return ret;
-}
-
-/*
- * Task mode: a file attached to the held child with FOLLOW, so that its
- * threads and children are counted too, and ENABLE_ON_EXEC, so that START
- * arms it and counting starts at the child's exec, where perf's
- * enable_on_exec starts it: nothing of pmuctl's is counted. Opened after
- * the fork: the command does not inherit it.
- */
-static int open_task_file(struct stat_run *run, char **specs, int nspecs, bool defaults,
-			  struct files *files, pid_t pid)
-{
-	struct pmudev *pmu;
-	int err;
-
-	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
-		return EXIT_FAILURE;
-	err = files_add(files, pmu);
-	if (err) {
-		pmudev_close(pmu);
-		return fail("%s", strerror(-err));
-	}
-	err = pmudev_attach(pmu, pid, PMUDEV_ATTACH_FOLLOW | PMUDEV_ATTACH_ENABLE_ON_EXEC);
-	if (err)
-		return fail("cannot count the command: %s", pmudev_strerror(err));
-	return add_events(pmu, run, specs, nspecs, defaults);
-}
-
-/*
- * A command that could not be executed: perf's words, a shell's status
- * (127 not found, 126 found but not executable), and no counts.
- */
-static int workload_failed(struct stat_run *run, const char *name, int err)
-{
-	fail("Workload failed: %s ('%s')", strerror(err), name);
-	run->workload_failed = true;
-	return err == ENOENT ? 127 : 126;
-}
-
-/*
- * One counted run of the command: reset and started (task mode: armed)
- * before the child is released, stopped once it has exited.
- */
-static int count_child(struct stat_run *run, char **specs, int nspecs, bool defaults,
-		       const char *path, char **cmd, struct armpmu_counts *counts, int *status)
-{
-	struct files task_files = { 0 }, *files = &run->files;
-	struct held_child child = { .pid = -1, .release_fd = -1, .error_fd = -1 };
+	struct stat_files task_files = { 0 }, *files = &m->files;
 	int err, ret;
 
-	err = spawn_held(&child, path, cmd);
-	if (err)
-		return fail("cannot fork: %s", strerror(-err));
-	ret = EXIT_SUCCESS;
-	if (task_mode(run)) {
+	ret = stat_workload_prepare(&m->command);
+	if (ret)
+		return ret;
+	if (task_mode(&m->run)) {
 		files = &task_files;
-		ret = open_task_file(run, specs, nspecs, defaults, files, child.pid);
+		ret = stat_files_open_command(files, m->command.pid, &m->events, &m->run);
 	}
-	if (ret == EXIT_SUCCESS && (err = for_each_file(files, pmudev_reset)))
+	if (!ret && (err = stat_files_each(files, pmudev_reset)))
 		ret = fail("cannot reset the counters: %s", pmudev_strerror(err));
-	if (ret == EXIT_SUCCESS && (err = for_each_file(files, pmudev_start)))
-		ret = err == -EIO ? (run->disturbed = true, EXIT_SUCCESS) :
-				    fail("cannot start the counters: %s", pmudev_strerror(err));
-	if (ret != EXIT_SUCCESS) {
-		abandon(&child);
+	if (!ret && (err = stat_files_each(files, pmudev_start))) {
+		if (err == -EIO)
+			m->run.disturbed = true;
+		else
+			ret = fail("cannot start the counters: %s", pmudev_strerror(err));
+	}
+	if (ret) {
+		stat_workload_abandon(&m->command);
 		goto close;
 	}
-	err = release_and_wait(&child, status);
-	for_each_file(files, pmudev_stop);
-	if (err) {
-		ret = workload_failed(run, cmd[0], err);
+	ret = stat_workload_run(&m->command, &m->run.status, &m->run.signal);
+	stat_files_each(files, pmudev_stop);
+	if (ret) {
+		m->workload_failed = true;
 		goto close;
 	}
-	err = read_files(files, counts);
+	err = stat_files_read(files, counts);
 	if (err == -EIO)
-		run->disturbed = true;
+		m->run.disturbed = true;
 	else if (err)
 		ret = fail("cannot read the counters: %s", pmudev_strerror(err));
 close:
-	files_close(&task_files);
+	stat_files_close(&task_files);
 	return ret;
 }
 
-static uint64_t value_of(const struct counter *c, const struct armpmu_counts *counts)
-{
-	return c->idx == ARMPMU_CYCLE_COUNTER ? counts->cycles : counts->events[c->idx];
-}
-
-/* Adds one run's counts to the totals. */
-static void accumulate(struct stat_run *run, const struct armpmu_counts *counts)
-{
-	for (int i = 0; i < run->ncounters; i++) {
-		struct counter *c = &run->counters[i];
-		double v = (double)value_of(c, counts);
-
-		c->sum += v;
-		c->sumsq += v * v;
-	}
-	if (counts->flags & ARMPMU_COUNTS_EXEC_LEFT)
-		run->exec_left = true;
-	run->time_enabled += counts->time_enabled;
-	run->time_running += counts->time_running;
-	run->runs++;
-}
-
-static int run_once(struct stat_run *run, char **specs, int nspecs, bool defaults,
-		    const char *path, char **cmd)
+static int run_once(struct measurement *m)
 {
 	struct armpmu_counts counts;
-	int status, ret;
 	double t0, t1;
+	int ret;
 
 	t0 = now();
-	ret = count_child(run, specs, nspecs, defaults, path, cmd, &counts, &status);
+	ret = count_command(m, &counts);
 	t1 = now();
 	if (ret)
 		return ret;
-	run->status = shell_status(status);
-	run->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-	run->elapsed += t1 - t0;
-	accumulate(run, &counts);
-	return EXIT_SUCCESS;
+	m->run.elapsed += t1 - t0;
+	stat_counts_add(&m->run, &counts);
+	return 0;
 }
 
 /* ---- -p PID ---- */
@@ -445,71 +138,6 @@ static void on_sigint(int sig)
 	got_sigint = 1;
 }
 
-/* Whether @tid is among the @n threads attached. */
-static bool attached(const pid_t *tids, int n, pid_t tid)
-{
-	for (int i = 0; i < n; i++)
-		if (tids[i] == tid)
-			return true;
-	return false;
-}
-
-/*
- * Attaches a file (FOLLOW) to each thread of @pid not attached yet, as
- * /proc lists them. A thread that has exited meanwhile is skipped, and so
- * is one another file counts already (EBUSY) unless it is the main thread:
- * on a second look, that is a thread an attached one created, which its
- * file follows.
- */
-static int attach_threads(struct stat_run *run, pid_t **tids, char **specs, int nspecs,
-			  bool defaults)
-{
-	char dir_path[64];
-	struct dirent *d;
-	DIR *dir;
-	int ret = EXIT_SUCCESS;
-
-	snprintf(dir_path, sizeof(dir_path), "/proc/%d/task", (int)run->pid);
-	dir = opendir(dir_path);
-	if (!dir)
-		return fail("no process %d", (int)run->pid);
-	while (ret == EXIT_SUCCESS && (d = readdir(dir))) {
-		pid_t tid = (pid_t)strtol(d->d_name, NULL, 10);
-		struct pmudev *pmu;
-		int err;
-
-		if (tid <= 0 || attached(*tids, run->threads, tid))
-			continue;
-		if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
-			ret = EXIT_FAILURE;
-		else if ((err = pmudev_attach(pmu, tid, PMUDEV_ATTACH_FOLLOW))) {
-			pmudev_close(pmu);
-			if (err == -EACCES)
-				ret = fail("not allowed to count process %d: it must be yours (and not setuid), or you need CAP_PERFMON, CAP_SYS_ADMIN or CAP_SYS_PTRACE",
-					   (int)run->pid);
-			else if (tid == run->pid && err == -EBUSY)
-				ret = fail("process %d is already counted by another armpmu file",
-					   (int)run->pid);
-			else if (tid == run->pid || (err != -ESRCH && err != -EBUSY))
-				ret = fail("cannot count thread %d: %s", (int)tid, pmudev_strerror(err));
-		} else {
-			pid_t *more = realloc(*tids, (run->threads + 1) * sizeof(**tids));
-
-			if (!more || files_add(&run->files, pmu)) {
-				free(more);
-				pmudev_close(pmu);
-				ret = fail("out of memory");
-				break;
-			}
-			*tids = more;
-			(*tids)[run->threads++] = tid;
-			ret = add_events(pmu, run, specs, nspecs, defaults);
-		}
-	}
-	closedir(dir);
-	return ret;
-}
-
 /*
  * Waits for @pid to exit, or for SIGINT: SIGINT is blocked but while
  * waiting, so that it cannot slip in between the check and the wait.
@@ -519,7 +147,7 @@ static int wait_process(pid_t pid, struct stat_run *run)
 	struct sigaction sa = { .sa_handler = on_sigint };
 	struct pollfd pfd = { .events = POLLIN };
 	sigset_t block, during;
-	int ret = EXIT_SUCCESS;
+	int ret = 0;
 
 	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (pfd.fd < 0)
@@ -544,73 +172,38 @@ static int wait_process(pid_t pid, struct stat_run *run)
 }
 
 /*
- * Counts process @pid's threads from now until it exits or SIGINT: each
- * existing thread gets a file, and with FOLLOW the threads and children
- * they create are counted too. pmuctl's own work is in none of them.
+ * Counts process run->pid's threads from now until it exits or SIGINT:
+ * each existing thread gets a file, and with FOLLOW the threads and
+ * children they create are counted too. pmuctl's own work is in none of
+ * them.
  */
-static int count_process(struct stat_run *run, char **specs, int nspecs, bool defaults)
+static int count_process(struct measurement *m)
 {
 	struct armpmu_counts counts;
-	pid_t *tids = NULL;
 	double t0;
 	int ret, err;
 
-	ret = attach_threads(run, &tids, specs, nspecs, defaults);
-	/* A thread created before its creator was attached: look again. */
-	if (ret == EXIT_SUCCESS)
-		ret = attach_threads(run, &tids, specs, nspecs, defaults);
-	free(tids);
+	ret = stat_files_open_process(&m->files, &m->events, &m->run);
 	if (ret)
 		return ret;
-	err = for_each_file(&run->files, pmudev_reset);
-	err = err ? err : for_each_file(&run->files, pmudev_start);
+	err = stat_files_each(&m->files, pmudev_reset);
+	err = err ? err : stat_files_each(&m->files, pmudev_start);
 	if (err)
 		return fail("cannot start the counters: %s", pmudev_strerror(err));
 	t0 = now();
-	ret = wait_process(run->pid, run);
-	for_each_file(&run->files, pmudev_stop);
-	run->elapsed = now() - t0;
-	err = read_files(&run->files, &counts);
+	ret = wait_process(m->run.pid, &m->run);
+	stat_files_each(&m->files, pmudev_stop);
+	m->run.elapsed = now() - t0;
+	err = stat_files_read(&m->files, &counts);
 	if (err == -EIO)
-		run->disturbed = true;
+		m->run.disturbed = true;
 	else if (err)
 		return fail("cannot read the counters: %s", pmudev_strerror(err));
-	accumulate(run, &counts);
+	stat_counts_add(&m->run, &counts);
 	return ret;
 }
 
-/* ---- CPU mode ---- */
-
-/*
- * -C: one file bound to the CPU, this process pinned there (so the command,
- * forked later, starts there too). -a: one per online CPU, nothing pinned.
- */
-static int open_files(struct stat_run *run, char **specs, int nspecs, bool defaults)
-{
-	int first = run->target == TARGET_CPU ? run->cpu : 0;
-	int last = run->target == TARGET_CPU ? run->cpu : possible_cpus() - 1;
-	unsigned int flags = run->target == TARGET_CPU ? 0 : PMUDEV_OPEN_NO_PIN;
-
-	for (int cpu = first; cpu <= last; cpu++) {
-		struct pmudev *pmu;
-		int err = pmudev_open(&pmu, cpu, flags), ret;
-
-		if (err == -ENXIO && run->target == TARGET_ALL_CPUS)
-			continue;	/* offline: nothing runs there */
-		if (err) {
-			explain_open_error(err, cpu);
-			return EXIT_FAILURE;
-		}
-		if (files_add(&run->files, pmu)) {
-			pmudev_close(pmu);
-			return fail("out of memory");
-		}
-		ret = add_events(pmu, run, specs, nspecs, defaults);
-		if (ret)
-			return ret;
-	}
-	return EXIT_SUCCESS;
-}
+/* ---- the options ---- */
 
 static void usage(void)
 {
@@ -646,7 +239,7 @@ static void usage(void)
 	       "      --no-calibrate  accepted for old scripts; does nothing (counting starts\n"
 	       "                      at the command's exec: nothing of pmuctl's is counted)\n\n"
 	       "Metric groups (-M; refused where the core lacks an event or counters):\n");
-	stat_groups_print(stdout, 2);
+	stat_metric_groups_print(stdout, 2);
 	printf("\nMore events than the core has counters is refused: no multiplexing. Where\n"
 	       "the threads ran but their counters could not be loaded (a whole-CPU counter\n"
 	       "or perf held the PMU) they were not counted: the counts then show the share\n"
@@ -658,16 +251,6 @@ static void usage(void)
 	       "usage error.\n");
 }
 
-/* The options, as parsed; argv[optind] on is the command. */
-struct stat_options {
-	char *specs[MAX_EVENTS + 1];
-	int nspecs;
-	char group_specs[GROUP_MAX_EVENTS][48];	/* -M's events, with its modifier */
-	int repeat;
-	char *sep, *output;
-	bool json;
-};
-
 static int parse_pid(const char *arg, pid_t *pid)
 {
 	char *end;
@@ -678,14 +261,14 @@ static int parse_pid(const char *arg, pid_t *pid)
 	if (errno || end == arg || *end || n <= 0 || n > 0x3fffffff)
 		return usage_error("-p needs a process ID, not '%s'", arg);
 	*pid = (pid_t)n;
-	return EXIT_SUCCESS;
+	return 0;
 }
 
 /*
  * -e's comma-separated events, in place; an empty one ("", "a,,b") is
- * refused rather than skipped. Returns -1 to go on, or the exit status.
+ * refused rather than skipped. Returns 0, or the exit status.
  */
-static int parse_events(char *arg, struct stat_options *o)
+static int parse_events(char *arg, struct stat_events *ev)
 {
 	size_t len = strlen(arg);
 	char *next;
@@ -696,18 +279,19 @@ static int parse_events(char *arg, struct stat_options *o)
 		next = strchr(arg, ',');
 		if (next)
 			*next++ = '\0';
-		if (o->nspecs >= MAX_EVENTS)
+		if (ev->nspecs >= MAX_EVENTS)
 			return usage_error("too many events");
-		o->specs[o->nspecs++] = arg;
+		ev->specs[ev->nspecs++] = arg;
 	}
-	return -1;
+	return 0;
 }
 
 /*
  * -M GROUP[:MODIFIER]: the group's events, after -e's, each with the
- * modifier (:u, :k); "-M list" lists the groups.
+ * modifier (:u, :k); "-M list" lists the groups and exits. Returns 0, or
+ * the exit status.
  */
-static int parse_group(const char *arg, struct stat_options *o, struct stat_run *run)
+static int parse_group(const char *arg, struct stat_events *ev)
 {
 	const char *colon = strchr(arg, ':');
 	char name[32];
@@ -715,28 +299,28 @@ static int parse_group(const char *arg, struct stat_options *o, struct stat_run 
 
 	if (!strcmp(arg, "list")) {
 		printf("Metric groups (pmuctl stat -M GROUP[:u|:k]):\n");
-		stat_groups_print(stdout, 2);
-		return EXIT_SUCCESS;
+		stat_metric_groups_print(stdout, 2);
+		exit(EXIT_SUCCESS);
 	}
-	if (run->group)
+	if (ev->group)
 		return usage_error("one -M at a time");
 	snprintf(name, sizeof(name), "%.*s", colon ? (int)(colon - arg) : (int)strlen(arg), arg);
-	g = stat_group_find(name);
+	g = stat_metric_group(name);
 	if (!g)
 		return usage_error("no metric group '%s' (pmuctl stat -M list lists them)", name);
-	run->group = g;
+	ev->group = g;
 	for (int k = 0; k < GROUP_MAX_EVENTS && g->events[k]; k++) {
-		if (o->nspecs >= MAX_EVENTS)
+		if (ev->nspecs >= MAX_EVENTS)
 			return usage_error("too many events");
-		snprintf(o->group_specs[k], sizeof(o->group_specs[k]), "%s%.8s", g->events[k],
+		snprintf(ev->group_specs[k], sizeof(ev->group_specs[k]), "%s%.8s", g->events[k],
 			 colon ? colon : "");
-		o->specs[o->nspecs++] = o->group_specs[k];
+		ev->specs[ev->nspecs++] = ev->group_specs[k];
 	}
-	return -1;
+	return 0;
 }
 
-/* Returns -1 to go on, or the exit status. */
-static int parse_options(int argc, char **argv, struct stat_options *o, struct stat_run *run)
+/* Returns 0 to go on, or the exit status of a usage error. */
+static int parse_options(int argc, char **argv, struct stat_options *o, struct measurement *m)
 {
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
@@ -762,13 +346,13 @@ static int parse_options(int argc, char **argv, struct stat_options *o, struct s
 			return usage_error("-p, -C and -a go one at a time");
 		switch (opt) {
 		case 'e':
-			ret = parse_events(optarg, o);
-			if (ret >= 0)
+			ret = parse_events(optarg, &m->events);
+			if (ret)
 				return ret;
 			break;
 		case 'M':
-			ret = parse_group(optarg, o, run);
-			if (ret >= 0)
+			ret = parse_group(optarg, &m->events);
+			if (ret)
 				return ret;
 			break;
 		case 'r':
@@ -785,19 +369,19 @@ static int parse_options(int argc, char **argv, struct stat_options *o, struct s
 			break;
 		case 'p':
 			targets = true;
-			run->target = TARGET_PROCESS;
-			if (parse_pid(optarg, &run->pid))
+			m->run.target = TARGET_PROCESS;
+			if (parse_pid(optarg, &m->run.pid))
 				return EXIT_USAGE;
 			break;
 		case 'C':
 			targets = true;
-			run->target = TARGET_CPU;
-			if (!parse_cpu(optarg, &run->cpu))
+			m->run.target = TARGET_CPU;
+			if (!parse_cpu(optarg, &m->run.cpu))
 				return usage_error("no CPU '%s'", optarg);
 			break;
 		case 'a':
 			targets = true;
-			run->target = TARGET_ALL_CPUS;
+			m->run.target = TARGET_ALL_CPUS;
 			break;
 		case 'o':
 			o->output = optarg;
@@ -807,12 +391,12 @@ static int parse_options(int argc, char **argv, struct stat_options *o, struct s
 			break;
 		case 'h':
 			usage();
-			return EXIT_SUCCESS;
+			exit(EXIT_SUCCESS);
 		default:
 			return option_error(opt, argv);
 		}
 	}
-	if (run->target == TARGET_PROCESS) {
+	if (m->run.target == TARGET_PROCESS) {
 		if (optind != argc)
 			return usage_error("-p counts a running process: no command too");
 		if (o->repeat != 1)
@@ -822,68 +406,69 @@ static int parse_options(int argc, char **argv, struct stat_options *o, struct s
 	}
 	if (o->sep && o->json)
 		return usage_error("-x and --json do not go together");
-	return -1;
+	return 0;
 }
 
-/* Counts the command (-r times), or -p's process. */
-static int measure(struct stat_run *run, struct stat_options *o, bool defaults,
-		   const char *path, char **cmd)
-{
-	int ret = EXIT_SUCCESS;
+/* ---- the run ---- */
 
-	if (run->target == TARGET_PROCESS)
-		return count_process(run, o->specs, o->nspecs, defaults);
-	if (!task_mode(run))
-		ret = open_files(run, o->specs, o->nspecs, defaults);
+/* Counts the command (-r times), or -p's process. */
+static int measure(struct measurement *m, const struct stat_options *o)
+{
+	int ret = 0;
+
+	if (m->run.target == TARGET_PROCESS)
+		return count_process(m);
+	if (!task_mode(&m->run))
+		ret = stat_files_open_cpus(&m->files, &m->events, &m->run);
 	/* Ctrl-C is for the command: pmuctl lives on to print the counts. */
 	signal(SIGINT, SIG_IGN);
-	for (int i = 0; i < o->repeat && ret == EXIT_SUCCESS; i++)
-		ret = run_once(run, o->specs, o->nspecs, defaults, path, cmd);
+	for (int i = 0; i < o->repeat && !ret; i++)
+		ret = run_once(m);
 	signal(SIGINT, SIG_DFL);
 	return ret;
 }
 
+static void print(FILE *out, const struct measurement *m, const struct stat_options *o,
+		  char **cmd)
+{
+	if (o->json)
+		stat_print_json(out, &m->run);
+	else if (o->sep)
+		stat_print_separated(out, &m->run, o->sep);
+	else
+		stat_print_table(out, &m->run, cmd);
+	if (o->json || o->sep)
+		stat_print_stderr_notes(&m->run, cmd[0]);
+}
+
 int cmd_stat(int argc, char **argv)
 {
+	struct measurement m = { .run.target = TARGET_COMMAND };
 	struct stat_options o = { .repeat = 1 };
-	struct stat_run run = { .target = TARGET_COMMAND };
-	bool defaults;
-	char path[4096], sig[64];
 	FILE *out = stderr;
-	int ret, err;
+	int ret;
 
-	ret = parse_options(argc, argv, &o, &run);
-	if (ret >= 0)
+	ret = parse_options(argc, argv, &o, &m);
+	if (ret)
 		return ret;
-	defaults = !o.nspecs;
-	if (defaults) {
+	m.events.defaults = !m.events.nspecs;
+	if (m.events.defaults) {
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
-			o.specs[o.nspecs++] = (char *)default_events[i];
+			m.events.specs[m.events.nspecs++] = (char *)default_events[i];
 	}
-	if (run.target != TARGET_PROCESS) {
-		err = resolve(argv[optind], path, sizeof(path));
-		if (err)
-			return workload_failed(&run, argv[optind], err);
+	if (m.run.target != TARGET_PROCESS) {
+		ret = stat_workload_find(&m.command, argv + optind);
+		if (ret)
+			return ret;
 	}
 	if (o.output && !(out = fopen(o.output, "we")))
 		return fail("%s: %s", o.output, strerror(errno));
-	ret = measure(&run, &o, defaults, path, argv + optind);
-	if (run.runs && !run.workload_failed) {
-		if (o.json)
-			stat_print_json(out, &run);
-		else if (o.sep)
-			stat_print_separated(out, &run, o.sep);
-		else
-			stat_print_table(out, &run, argv + optind);
-		ret = run.status ? run.status : run.disturbed ? EXIT_FAILURE : ret;
-		/* As perf stat does (psignal), whatever the format. */
-		if (run.signal && (o.json || o.sep))
-			fail("%s: killed by %s", argv[optind],
-			     stat_signal_name(run.signal, sig, sizeof(sig)));
-		if (run.exec_left && (o.json || o.sep))
-			fail("%s", STAT_EXEC_LEFT_NOTE);
+	ret = measure(&m, &o);
+	if (m.run.runs && !m.workload_failed) {
+		print(out, &m, &o, argv + optind);
+		ret = m.run.status ? m.run.status : m.run.disturbed ? EXIT_FAILURE : ret;
 	}
-	files_close(&run.files);
+	stat_files_close(&m.files);
 	if (out != stderr)
 		fclose(out);
 	return ret;
