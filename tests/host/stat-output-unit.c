@@ -79,11 +79,11 @@ static char *render_as(const struct stat_run *run, enum format format, const cha
 	if (!out)
 		abort();
 	if (format == CSV)
-		stat_print_separated(out, run, sep);
+		stat_print_separated(out, run, 1, sep);
 	else if (format == JSON)
-		stat_print_json(out, run);
+		stat_print_json(out, run, 1);
 	else
-		stat_print_table(out, run, cmd);
+		stat_print_table(out, run, 1, cmd);
 	fclose(out);
 	return buf;
 }
@@ -170,7 +170,8 @@ static const struct want semicolon[] = {
 
 /* With -r perf adds the variance after the event: 8 fields. */
 static const struct want csv_repeat[] = {
-	{ 0, "2000,,cycles,10.00%,5000,100.00,,",
+	/* perf's +-: the runs' 10% deviation over the square root of 3 runs. */
+	{ 0, "2000,,cycles,5.77%,5000,100.00,,",
 	  "-x, -r 3: the relative standard deviation after the event, as N.NN%" },
 	{ 3, ",,,,,,10.00,mispredicts per 1000 insns",
 	  "-x, -r 3: a further metric line has 8 fields too" },
@@ -190,7 +191,7 @@ static const struct want json[] = {
 };
 
 static const struct want json_repeat[] = {
-	{ 0, "{\"counter-value\" : \"2000.000000\", \"unit\" : \"\", \"event\" : \"cycles\", \"variance\" : 10.00, \"event-runtime\" : 5000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}",
+	{ 0, "{\"counter-value\" : \"2000.000000\", \"unit\" : \"\", \"event\" : \"cycles\", \"variance\" : 5.77, \"event-runtime\" : 5000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}",
 	  "--json -r 3: variance after event, as perf puts it" },
 };
 
@@ -450,9 +451,9 @@ static int print(const char *what)
 	if (strstr(what, "-nc"))
 		run.time_running = 0;
 	if (!strncmp(what, "csv", 3))
-		stat_print_separated(stdout, &run, ",");
+		stat_print_separated(stdout, &run, 1, ",");
 	else if (!strncmp(what, "json", 4))
-		stat_print_json(stdout, &run);
+		stat_print_json(stdout, &run, 1);
 	else
 		return 2;
 	return 0;

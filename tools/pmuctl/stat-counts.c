@@ -28,6 +28,55 @@ void stat_counts_add(struct stat_run *run, const struct armpmu_counts *counts)
 	run->runs++;
 }
 
+void stat_counts_add_usage(struct stat_run *run, const struct stat_usage *u)
+{
+	for (int k = 0; k < SW_COUNT; k++) {
+		run->sw_sum[k] += u->value[k];
+		run->sw_sumsq[k] += u->value[k] * u->value[k];
+	}
+	run->user += u->user;
+	run->sys += u->sys;
+	run->usage = true;
+}
+
+void stat_counts_add_elapsed(struct stat_run *run, double seconds)
+{
+	run->elapsed += seconds;
+	run->elapsed_sumsq += seconds * seconds;
+}
+
+/*
+ * The standard deviation of the mean of @n samples of @sum and @sumsq,
+ * relative to the mean, in %: what perf stat -r shows after "+-" (the
+ * samples' standard deviation over the square root of @n).
+ */
+static double rsd(int n, double sum, double sumsq)
+{
+	double m = n ? sum / n : 0, var;
+
+	if (n < 2 || m == 0)
+		return 0;
+	var = (sumsq - n * m * m) / (n - 1);
+	return var > 0 ? sqrt(var / n) / m * 100 : 0;
+}
+
+double stat_counts_software(const struct stat_run *run, enum stat_software sw)
+{
+	return run->runs ? run->sw_sum[sw] / run->runs : 0;
+}
+
+double stat_counts_software_rsd(const struct stat_run *run, enum stat_software sw)
+{
+	return rsd(run->runs, run->sw_sum[sw], run->sw_sumsq[sw]);
+}
+
+double stat_counts_elapsed_sd(const struct stat_run *run)
+{
+	double m = run->runs ? run->elapsed / run->runs : 0;
+
+	return rsd(run->runs, run->elapsed, run->elapsed_sumsq) * m / 100;
+}
+
 double stat_counts_mean(const struct stat_run *run, const struct counter *c)
 {
 	return run->runs ? c->sum / run->runs : 0;
@@ -35,12 +84,7 @@ double stat_counts_mean(const struct stat_run *run, const struct counter *c)
 
 double stat_counts_rsd(const struct stat_run *run, const struct counter *c)
 {
-	double m = stat_counts_mean(run, c), var;
-
-	if (run->runs < 2 || m == 0)
-		return 0;
-	var = (c->sumsq - run->runs * m * m) / (run->runs - 1);
-	return var > 0 ? sqrt(var) / m * 100 : 0;
+	return rsd(run->runs, c->sum, c->sumsq);
 }
 
 double stat_counts_coverage(const struct stat_run *run)

@@ -22,15 +22,40 @@
 /* The event counters, and the cycle counter. */
 #define MAX_EVENTS	(ARMPMU_MAX_COUNTERS + 1)
 
+/* -C's CPUs, -p's processes, -t's threads. */
+#define MAX_TARGETS	64
+
 #define EV_INST_RETIRED	0x08
 #define EV_CPU_CYCLES	0x11
 
 /* What is counted. */
 enum target {
 	TARGET_COMMAND,		/* the command, its threads and children (task mode) */
-	TARGET_PROCESS,		/* -p: a running process's threads (task mode) */
-	TARGET_CPU,		/* -C: everything on one CPU (CPU mode) */
+	TARGET_PROCESS,		/* -p, -t: running processes' threads (task mode) */
+	TARGET_CPU,		/* -C: everything on a list of CPUs (CPU mode) */
 	TARGET_ALL_CPUS,	/* -a: everything on every CPU (CPU mode) */
+};
+
+/*
+ * perf's software events pmuctl measures from the command's resource
+ * usage (wait4's), from its exec to its end, with its reaped children:
+ * only for a command (not -p, -C, -a). cpu-migrations has no source
+ * there: it is not printed, never as 0.
+ */
+enum stat_software {
+	SW_TASK_CLOCK,		/* ms of CPU time, user and system */
+	SW_CONTEXT_SWITCHES,	/* voluntary and involuntary */
+	SW_CPU_MIGRATIONS,
+	SW_PAGE_FAULTS,		/* minor and major */
+	SW_MINOR_FAULTS,
+	SW_MAJOR_FAULTS,
+	SW_COUNT
+};
+
+/* One run's resource usage, from the command's exec to its end. */
+struct stat_usage {
+	double value[SW_COUNT];
+	double user, sys;	/* seconds */
 };
 
 struct counter {
@@ -43,10 +68,14 @@ struct counter {
 /* One measurement: a command's runs, or a process, or CPUs. */
 struct stat_run {
 	enum target target;
-	int cpu;		/* TARGET_CPU */
-	pid_t pid;		/* TARGET_PROCESS */
+	/* TARGET_CPU: -C's CPUs; TARGET_PROCESS: -p's processes or -t's threads. */
+	int cpu_list[MAX_TARGETS], ncpu_list;
+	pid_t pid_list[MAX_TARGETS];
+	int npid_list;
+	bool tids;		/* -t: the threads alone, not their processes' others */
+	char targets[128];	/* -C's, -p's or -t's list as given, for the header */
 	int threads;		/* TARGET_PROCESS: the threads attached */
-	int cpus;		/* TARGET_ALL_CPUS: the CPUs counted */
+	int cpus;		/* CPU mode: the CPUs counted */
 	struct counter counters[MAX_EVENTS];
 	int ncounters;
 	/* Default events this core does not implement, shown as such. */
@@ -60,15 +89,39 @@ struct stat_run {
 	bool exec_left;		/* a counted thread executed what may not be counted */
 	bool interrupted;	/* -p: ended by SIGINT */
 	double elapsed;		/* seconds, summed over the runs */
+	double elapsed_sumsq;
+	unsigned int software;	/* 1 << enum stat_software: the lines printed */
+	double sw_sum[SW_COUNT], sw_sumsq[SW_COUNT];
+	bool usage;		/* the command's usage is known (user, sys) */
+	double user, sys;	/* seconds, summed over the runs */
+	/* Where the lines are, printed before them: -I's time, -A's CPU. */
+	double interval;	/* -I: seconds since the start; 0: not -I */
+	bool per_cpu;		/* -A: the lines are line_cpu's */
+	int line_cpu;
+	bool metric_only;	/* --metric-only */
 	uint64_t time_enabled, time_running;	/* summed over runs and files */
 };
 
 /* Adds one run's counts (the sum of its files') to @run. */
 void stat_counts_add(struct stat_run *run, const struct armpmu_counts *counts);
 
+/* Adds one run's resource usage to @run's software counts. */
+void stat_counts_add_usage(struct stat_run *run, const struct stat_usage *u);
+/* Adds one run's elapsed seconds. */
+void stat_counts_add_elapsed(struct stat_run *run, double seconds);
+/* The mean of software count @sw, and its relative standard deviation in %. */
+double stat_counts_software(const struct stat_run *run, enum stat_software sw);
+double stat_counts_software_rsd(const struct stat_run *run, enum stat_software sw);
+/* The elapsed time's mean's standard deviation, in seconds, as perf's. */
+double stat_counts_elapsed_sd(const struct stat_run *run);
+
 /* @c's mean over the runs. */
 double stat_counts_mean(const struct stat_run *run, const struct counter *c);
-/* Its sample standard deviation, relative to the mean, in %. */
+/*
+ * The standard deviation of its mean (the runs' standard deviation over
+ * the square root of their number), relative to the mean, in %: perf
+ * stat -r's "+-".
+ */
 double stat_counts_rsd(const struct stat_run *run, const struct counter *c);
 /* The share of the time counted, in %: 100 unless counts are incomplete. */
 double stat_counts_coverage(const struct stat_run *run);

@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,8 @@ static int program_first(struct pmudev *pmu, struct stat_events *ev, struct stat
 
 	if (ev->group && stat_metric_group_check(ev->group, info, why, sizeof(why)))
 		return fail("%s", why);
+	if (stat_events_check(ev, info))
+		return EXIT_FAILURE;
 	for (int i = 0; i < ev->nspecs; i++) {
 		const char *spec = ev->specs[i];
 
@@ -75,7 +78,8 @@ static int program_first(struct pmudev *pmu, struct stat_events *ev, struct stat
 
 		ev->programmed[ev->nprogrammed++] = ev->specs[i];
 		c->idx = (unsigned int)idx;
-		snprintf(c->name, sizeof(c->name), "%s", pmudev_counter_name(pmu, c->idx));
+		snprintf(c->name, sizeof(c->name), "%s",
+			 ev->names[i] ? ev->names[i] : pmudev_counter_name(pmu, c->idx));
 		c->event = idx == ARMPMU_CYCLE_COUNTER ? EV_CPU_CYCLES :
 			   pmudev_event_parse(spec, info, &event) ? 0 : event.number;
 	}
@@ -102,8 +106,8 @@ static int program(struct pmudev *pmu, struct stat_events *ev, struct stat_run *
 	return 0;
 }
 
-int stat_files_open_command(struct stat_files *f, pid_t pid, struct stat_events *ev,
-			    struct stat_run *run)
+int stat_files_open_command(struct stat_files *f, pid_t pid, bool on_exec,
+			    struct stat_events *ev, struct stat_run *run)
 {
 	struct pmudev *pmu;
 	int err;
@@ -115,7 +119,8 @@ int stat_files_open_command(struct stat_files *f, pid_t pid, struct stat_events 
 		pmudev_close(pmu);
 		return fail("%s", strerror(-err));
 	}
-	err = pmudev_attach(pmu, pid, PMUDEV_ATTACH_FOLLOW | PMUDEV_ATTACH_ENABLE_ON_EXEC);
+	err = pmudev_attach(pmu, pid, PMUDEV_ATTACH_FOLLOW |
+			    (on_exec ? PMUDEV_ATTACH_ENABLE_ON_EXEC : 0));
 	if (err)
 		return fail("cannot count the command: %s", pmudev_strerror(err));
 	return program(pmu, ev, run);
@@ -130,83 +135,118 @@ static bool attached(const pid_t *tids, int n, pid_t tid)
 	return false;
 }
 
+/* Attaches a file (FOLLOW) to thread @tid of @pid: 0, 1 to skip it, or the exit status. */
+static int attach_thread(struct stat_files *f, pid_t pid, pid_t tid, struct stat_events *ev,
+			 struct stat_run *run)
+{
+	struct pmudev *pmu;
+	int err;
+
+	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
+		return EXIT_FAILURE;
+	err = pmudev_attach(pmu, tid, PMUDEV_ATTACH_FOLLOW);
+	if (err) {
+		pmudev_close(pmu);
+		if (err == -EACCES)
+			return fail("not allowed to count %s %d: it must be yours (and not setuid), or you need CAP_PERFMON, CAP_SYS_ADMIN or CAP_SYS_PTRACE",
+				    run->tids ? "thread" : "process", (int)pid);
+		if (err == -ESRCH && run->tids)
+			return fail("no thread %d", (int)tid);
+		if (tid == pid && err == -EBUSY)
+			return fail("%s %d is already counted by another armpmu file",
+				    run->tids ? "thread" : "process", (int)pid);
+		if (tid == pid || (err != -ESRCH && err != -EBUSY))
+			return fail("cannot count thread %d: %s", (int)tid, pmudev_strerror(err));
+		return 1;
+	}
+	if (files_add(f, pmu)) {
+		pmudev_close(pmu);
+		return fail("out of memory");
+	}
+	run->threads++;
+	return program(pmu, ev, run);
+}
+
 /*
- * Attaches a file (FOLLOW) to each thread of run->pid not attached yet,
- * as /proc lists them. A thread that has exited meanwhile is skipped, and
- * so is one another file counts already (EBUSY) unless it is the main
- * thread: on a second look, that is a thread an attached one created,
- * which its file follows.
+ * Attaches a file (FOLLOW) to each thread of @pid not attached yet, as
+ * /proc lists them (-t: @pid alone). A thread that has exited meanwhile
+ * is skipped, and so is one another file counts already (EBUSY) unless it
+ * is the main thread: on a second look, that is a thread an attached one
+ * created, which its file follows.
  */
-static int attach_threads(struct stat_files *f, pid_t **tids, struct stat_events *ev,
-			  struct stat_run *run)
+static int attach_threads(struct stat_files *f, pid_t pid, pid_t **tids, int *ntids,
+			  struct stat_events *ev, struct stat_run *run)
 {
 	char dir_path[64];
 	struct dirent *d;
 	DIR *dir;
 	int ret = 0;
 
-	snprintf(dir_path, sizeof(dir_path), "/proc/%d/task", (int)run->pid);
+	if (run->tids) {
+		if (attached(*tids, *ntids, pid))
+			return 0;
+		if (kill(pid, 0) && errno == ESRCH)
+			return fail("no thread %d", (int)pid);
+		ret = attach_thread(f, pid, pid, ev, run);
+		goto keep;
+	}
+	snprintf(dir_path, sizeof(dir_path), "/proc/%d/task", (int)pid);
 	dir = opendir(dir_path);
 	if (!dir)
-		return fail("no process %d", (int)run->pid);
+		return fail("no process %d", (int)pid);
 	while (!ret && (d = readdir(dir))) {
-		pid_t tid = (pid_t)strtol(d->d_name, NULL, 10);
-		struct pmudev *pmu;
-		int err;
+		pid_t tid = (pid_t)strtol(d->d_name, NULL, 10), *more;
 
-		if (tid <= 0 || attached(*tids, run->threads, tid))
+		if (tid <= 0 || attached(*tids, *ntids, tid))
 			continue;
-		if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
-			ret = EXIT_FAILURE;
-		else if ((err = pmudev_attach(pmu, tid, PMUDEV_ATTACH_FOLLOW))) {
-			pmudev_close(pmu);
-			if (err == -EACCES)
-				ret = fail("not allowed to count process %d: it must be yours (and not setuid), or you need CAP_PERFMON, CAP_SYS_ADMIN or CAP_SYS_PTRACE",
-					   (int)run->pid);
-			else if (tid == run->pid && err == -EBUSY)
-				ret = fail("process %d is already counted by another armpmu file",
-					   (int)run->pid);
-			else if (tid == run->pid || (err != -ESRCH && err != -EBUSY))
-				ret = fail("cannot count thread %d: %s", (int)tid, pmudev_strerror(err));
-		} else {
-			pid_t *more = realloc(*tids, (run->threads + 1) * sizeof(**tids));
-
-			if (!more || files_add(f, pmu)) {
-				free(more);
-				pmudev_close(pmu);
-				ret = fail("out of memory");
-				break;
-			}
-			*tids = more;
-			(*tids)[run->threads++] = tid;
-			ret = program(pmu, ev, run);
+		ret = attach_thread(f, pid, tid, ev, run);
+		if (ret == 1) {
+			ret = 0;
+			continue;
 		}
+		more = realloc(*tids, (*ntids + 1) * sizeof(**tids));
+		if (!more) {
+			ret = fail("out of memory");
+			break;
+		}
+		*tids = more;
+		(*tids)[(*ntids)++] = tid;
 	}
 	closedir(dir);
+	return ret;
+keep:
+	if (!ret) {
+		pid_t *more = realloc(*tids, (*ntids + 1) * sizeof(**tids));
+
+		if (!more)
+			return fail("out of memory");
+		*tids = more;
+		(*tids)[(*ntids)++] = pid;
+	}
 	return ret;
 }
 
 int stat_files_open_process(struct stat_files *f, struct stat_events *ev, struct stat_run *run)
 {
 	pid_t *tids = NULL;
-	int ret = attach_threads(f, &tids, ev, run);
+	int ntids = 0, ret = 0;
 
 	/* A thread created before its creator was attached: look again. */
-	if (!ret)
-		ret = attach_threads(f, &tids, ev, run);
+	for (int pass = 0; pass < 2 && !ret; pass++)
+		for (int i = 0; i < run->npid_list && !ret; i++)
+			ret = attach_threads(f, run->pid_list[i], &tids, &ntids, ev, run);
 	free(tids);
 	return ret;
 }
 
 int stat_files_open_cpus(struct stat_files *f, struct stat_events *ev, struct stat_run *run)
 {
-	int first = run->target == TARGET_CPU ? run->cpu : 0;
-	int last = run->target == TARGET_CPU ? run->cpu : possible_cpus() - 1;
-	unsigned int flags = run->target == TARGET_CPU ? 0 : PMUDEV_OPEN_NO_PIN;
+	int n = run->target == TARGET_CPU ? run->ncpu_list : possible_cpus();
 
-	for (int cpu = first; cpu <= last; cpu++) {
+	for (int i = 0; i < n; i++) {
+		int cpu = run->target == TARGET_CPU ? run->cpu_list[i] : i;
 		struct pmudev *pmu;
-		int err = pmudev_open(&pmu, cpu, flags), ret;
+		int err = pmudev_open(&pmu, cpu, PMUDEV_OPEN_NO_PIN), ret;
 
 		if (err == -ENXIO && run->target == TARGET_ALL_CPUS)
 			continue;	/* offline: nothing runs there */
@@ -224,6 +264,16 @@ int stat_files_open_cpus(struct stat_files *f, struct stat_events *ev, struct st
 			return ret;
 	}
 	return 0;
+}
+
+int stat_files_cpu(const struct stat_files *f, int i)
+{
+	return pmudev_cpu(f->pmu[i]);
+}
+
+int stat_files_read_one(const struct stat_files *f, int i, struct armpmu_counts *counts)
+{
+	return pmudev_read(f->pmu[i], counts);
 }
 
 int stat_files_each(const struct stat_files *f, int (*op)(struct pmudev *))

@@ -12,17 +12,25 @@
 
 #include "stat-counts.h"
 
-/* The human table, as perf stat prints it, with pmuctl's notes. */
-void stat_print_table(FILE *out, const struct stat_run *run, char **cmd);
+/*
+ * The human table, as perf stat prints it, with pmuctl's notes: of @n
+ * runs, one unless -A gives one per CPU (per_cpu, line_cpu), printed event by
+ * event, CPU by CPU, as perf orders them.
+ */
+void stat_print_table(FILE *out, const struct stat_run *runs, int n, char **cmd);
+/* -I: perf's header of the table's columns (every 25 intervals), ... */
+void stat_print_interval_header(FILE *out, const struct stat_run *run);
+/* ... and the table's lines of one interval (each run's interval set). */
+void stat_print_interval(FILE *out, const struct stat_run *runs, int n);
 /*
  * perf stat -x SEP's fields, one line per count: value, unit, event,
  * [variance% with -r,] time counted (ns), percentage of time counted,
  * metric value, metric unit; a count's further metrics on lines of their
- * own with the first fields empty.
+ * own with the first fields empty. -I's time and -A's CPU come first.
  */
-void stat_print_separated(FILE *out, const struct stat_run *run, const char *sep);
+void stat_print_separated(FILE *out, const struct stat_run *runs, int n, const char *sep);
 /* perf stat -j: one JSON object per count, by perf's keys. */
-void stat_print_json(FILE *out, const struct stat_run *run);
+void stat_print_json(FILE *out, const struct stat_run *runs, int n);
 /*
  * What the table's notes would say that -x and --json have no place for,
  * on stderr: the signal that killed @command (as perf's psignal), and why

@@ -12,6 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "pmuctl.h"
@@ -89,6 +93,8 @@ static void __attribute__((noreturn)) child(const struct stat_workload *w, int g
 	signal(SIGINT, SIG_DFL);
 	if (read(go, &byte, 1) != 1)
 		_exit(127);	/* pmuctl gave up on this run */
+	/* What the held child used is not the command's: taken off after. */
+	getrusage(RUSAGE_SELF, w->before_exec);
 	execve(w->path, w->argv, environ);
 	if (errno == ENOEXEC)
 		exec_shell(w->path, w->argv);
@@ -102,6 +108,15 @@ int stat_workload_prepare(struct stat_workload *w)
 {
 	int go[2], error[2], err;
 
+	if (!w->before_exec) {
+		w->before_exec = mmap(NULL, sizeof(*w->before_exec), PROT_READ | PROT_WRITE,
+				      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (w->before_exec == MAP_FAILED) {
+			w->before_exec = NULL;
+			return fail("cannot fork: %s", strerror(errno));
+		}
+	}
+	memset(w->before_exec, 0, sizeof(*w->before_exec));
 	if (pipe2(go, O_CLOEXEC))
 		return fail("cannot fork: %s", strerror(errno));
 	if (pipe2(error, O_CLOEXEC)) {
@@ -130,20 +145,68 @@ int stat_workload_prepare(struct stat_workload *w)
 	return 0;
 }
 
+void stat_workload_release(struct stat_workload *w)
+{
+	if (write(w->release_fd, "", 1) != 1)
+		say("cannot release the command: %s", strerror(errno));
+	close(w->release_fd);
+	w->release_fd = -1;
+}
+
+bool stat_workload_wait(struct stat_workload *w, int msecs)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	siginfo_t info = { 0 };
+	bool ended;
+
+	pfd.fd = (int)syscall(SYS_pidfd_open, w->pid, 0);
+	if (pfd.fd < 0) {	/* no pidfd (Linux < 5.3): a look after the time */
+		usleep((useconds_t)msecs * 1000);
+		return !waitid(P_PID, (id_t)w->pid, &info, WEXITED | WNOHANG | WNOWAIT) &&
+		       info.si_pid;
+	}
+	while (poll(&pfd, 1, msecs) < 0 && errno == EINTR)
+		;
+	ended = pfd.revents & POLLIN;
+	close(pfd.fd);
+	return ended;
+}
+
+static double seconds(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+/* @after less @before, as perf's software counts. */
+static void usage_of(const struct rusage *after, const struct rusage *before, struct stat_usage *u)
+{
+	double user = seconds(after->ru_utime) - seconds(before->ru_utime);
+	double sys = seconds(after->ru_stime) - seconds(before->ru_stime);
+	double minor = (double)(after->ru_minflt - before->ru_minflt);
+	double major = (double)(after->ru_majflt - before->ru_majflt);
+
+	*u = (struct stat_usage){ .user = user, .sys = sys };
+	u->value[SW_TASK_CLOCK] = (user + sys) * 1e3;
+	u->value[SW_CONTEXT_SWITCHES] = (double)(after->ru_nvcsw + after->ru_nivcsw -
+						 before->ru_nvcsw - before->ru_nivcsw);
+	u->value[SW_MINOR_FAULTS] = minor;
+	u->value[SW_MAJOR_FAULTS] = major;
+	u->value[SW_PAGE_FAULTS] = minor + major;
+}
+
 /*
  * The error is read once the child is gone, not before: a read would wake
  * pmuctl in the middle of the exec, on the child's CPU.
  */
-int stat_workload_run(struct stat_workload *w, int *status, int *signal)
+int stat_workload_finish(struct stat_workload *w, int *status, int *signal, struct stat_usage *u)
 {
+	struct rusage ru = { 0 };
 	ssize_t got;
 	int err = 0, wstatus = 0;
 
-	if (write(w->release_fd, "", 1) != 1)
-		err = errno;
-	close(w->release_fd);
-	while (waitpid(w->pid, &wstatus, 0) < 0 && errno == EINTR)
+	while (wait4(w->pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
 		;
+	usage_of(&ru, w->before_exec, u);
 	do
 		got = read(w->error_fd, &err, sizeof(err));
 	while (got < 0 && errno == EINTR);
@@ -155,9 +218,16 @@ int stat_workload_run(struct stat_workload *w, int *status, int *signal)
 	return 0;
 }
 
+int stat_workload_run(struct stat_workload *w, int *status, int *signal, struct stat_usage *u)
+{
+	stat_workload_release(w);
+	return stat_workload_finish(w, status, signal, u);
+}
+
 void stat_workload_abandon(struct stat_workload *w)
 {
-	close(w->release_fd);
+	if (w->release_fd >= 0)
+		close(w->release_fd);
 	close(w->error_fd);
 	kill(w->pid, SIGKILL);
 	while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)

@@ -15,11 +15,12 @@
  * that exec where perf stat's (enable_on_exec) does: nothing of pmuctl's
  * is counted, and nothing is taken off.
  *
- * -p PID attaches to a running process's threads; -C CPU and -a count
- * whole CPUs (CPU mode), which the driver allows only to the privileged.
+ * -p PIDS attaches to running processes' threads, -t TIDS to threads; -C
+ * CPUS and -a count whole CPUs (CPU mode), which the driver allows only
+ * to the privileged; the command is never pinned. The options are parsed
+ * in stat-options.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,9 +29,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
 
 #include "pmuctl.h"
 #include "stat-files.h"
+#include "stat-options.h"
 #include "stat-output.h"
 #include "stat-workload.h"
 
@@ -43,14 +46,11 @@ struct measurement {
 	struct stat_files files;	/* CPU mode's and -p's: opened once for all runs */
 	struct stat_workload command;
 	bool workload_failed;		/* the command could not be executed: no counts */
+	const struct stat_options *o;
+	FILE *out;
+	char **cmd;
 };
 
-/* The options that are not the measurement's; argv[optind] on is the command. */
-struct stat_options {
-	int repeat;
-	char *sep, *output;
-	bool json;
-};
 
 static bool task_mode(const struct stat_run *run)
 {
@@ -67,14 +67,125 @@ static double now(void)
 
 /* ---- a command ---- */
 
+/* @files' counts: summed, or (-A) one per file, into @counts. */
+static int read_counts(const struct measurement *m, const struct stat_files *files,
+		       struct armpmu_counts *counts)
+{
+	int err, ret = 0;
+
+	if (!m->o->no_aggr)
+		return stat_files_read(files, counts);
+	for (int i = 0; i < files->n; i++) {
+		err = stat_files_read_one(files, i, &counts[i]);
+		if (err && err != -EIO)
+			return err;
+		ret = ret ? ret : err;
+	}
+	return ret;
+}
+
+/*
+ * The runs to print of @counts less @before (NULL: nothing before): one,
+ * or (-A) one per file, each with @m's counters and nothing counted yet.
+ */
+static int make_runs(const struct measurement *m, const struct stat_files *files,
+		     const struct armpmu_counts *counts, const struct armpmu_counts *before,
+		     struct stat_run *runs)
+{
+	int n = m->o->no_aggr ? files->n : 1;
+
+	for (int r = 0; r < n; r++) {
+		struct armpmu_counts d = counts[r];
+
+		runs[r] = m->run;
+		runs[r].runs = 0;
+		runs[r].time_enabled = runs[r].time_running = 0;
+		runs[r].exec_left = false;
+		for (int i = 0; i < runs[r].ncounters; i++)
+			runs[r].counters[i].sum = runs[r].counters[i].sumsq = 0;
+		if (before) {
+			d.cycles -= before[r].cycles;
+			for (unsigned int k = 0; k < ARMPMU_MAX_COUNTERS; k++)
+				d.events[k] -= before[r].events[k];
+			d.time_enabled -= before[r].time_enabled;
+			d.time_running -= before[r].time_running;
+		}
+		stat_counts_add(&runs[r], &d);
+		runs[r].per_cpu = m->o->no_aggr;
+		runs[r].line_cpu = m->o->no_aggr ? stat_files_cpu(files, r) : 0;
+	}
+	return n;
+}
+
+static void print_runs(const struct measurement *m, const struct stat_run *runs, int n)
+{
+	if (m->o->json)
+		stat_print_json(m->out, runs, n);
+	else if (m->o->sep)
+		stat_print_separated(m->out, runs, n, m->o->sep);
+	else if (runs[0].interval > 0)
+		stat_print_interval(m->out, runs, n);
+	else
+		stat_print_table(m->out, runs, n, m->cmd);
+}
+
+/*
+ * -I: while the command runs, the counts of every interval, as perf
+ * prints them (the last one shorter, at its end).
+ */
+static void print_intervals(struct measurement *m, const struct stat_files *files, double t0)
+{
+	int n = m->o->no_aggr ? files->n : 1, printed = 0;
+	struct armpmu_counts *now_c = calloc((size_t)n, sizeof(*now_c));
+	struct armpmu_counts *before = calloc((size_t)n, sizeof(*before));
+	struct stat_run *runs = calloc((size_t)n, sizeof(*runs));
+	double next = t0;
+	bool ended = false;
+
+	if (!now_c || !before || !runs) {
+		say("out of memory: no intervals");
+		goto out;
+	}
+	while (!ended) {
+		double t;
+
+		next += m->o->interval_ms / 1e3;
+		t = now();
+		ended = stat_workload_wait(&m->command, next > t ? (int)((next - t) * 1e3 + 0.5) : 0);
+		t = now();
+		if (read_counts(m, files, now_c) && !m->run.disturbed) {
+			m->run.disturbed = true;
+			say("the counters were taken or reset during the run: later intervals not trustworthy");
+		}
+		make_runs(m, files, now_c, before, runs);
+		for (int r = 0; r < n; r++) {
+			runs[r].interval = t - t0;
+			runs[r].elapsed = t - (next - m->o->interval_ms / 1e3);
+			runs[r].disturbed = m->run.disturbed;
+		}
+		if (!m->o->json && !m->o->sep && printed++ % 25 == 0)
+			stat_print_interval_header(m->out, &runs[0]);
+		print_runs(m, runs, n);
+		fflush(m->out);
+		memcpy(before, now_c, (size_t)n * sizeof(*now_c));
+	}
+out:
+	free(now_c);
+	free(before);
+	free(runs);
+}
+
 /*
  * One counted run of the command: its files reset and started (task
- * mode: armed) before it is released, stopped once it has exited, and
- * read into @counts.
+ * mode: armed, to start in its exec) before it is released, or with -D
+ * started that long after; stopped once it has exited, and read into
+ * @counts (-A: one per file).
  */
-static int count_command(struct measurement *m, struct armpmu_counts *counts)
+static int count_command(struct measurement *m, struct armpmu_counts *counts, double *t0)
 {
 	struct stat_files task_files = { 0 }, *files = &m->files;
+	struct stat_usage usage;
+	bool delayed = m->o->delay_ms > 0;
 	int err, ret;
 
 	ret = stat_workload_prepare(&m->command);
@@ -82,11 +193,11 @@ static int count_command(struct measurement *m, struct armpmu_counts *counts)
 		return ret;
 	if (task_mode(&m->run)) {
 		files = &task_files;
-		ret = stat_files_open_command(files, m->command.pid, &m->events, &m->run);
+		ret = stat_files_open_command(files, m->command.pid, !delayed, &m->events, &m->run);
 	}
 	if (!ret && (err = stat_files_each(files, pmudev_reset)))
 		ret = fail("cannot reset the counters: %s", pmudev_strerror(err));
-	if (!ret && (err = stat_files_each(files, pmudev_start))) {
+	if (!ret && !delayed && (err = stat_files_each(files, pmudev_start))) {
 		if (err == -EIO)
 			m->run.disturbed = true;
 		else
@@ -96,13 +207,30 @@ static int count_command(struct measurement *m, struct armpmu_counts *counts)
 		stat_workload_abandon(&m->command);
 		goto close;
 	}
-	ret = stat_workload_run(&m->command, &m->run.status, &m->run.signal);
+	if (delayed)
+		fprintf(stderr, "Events disabled\n");
+	*t0 = now();
+	stat_workload_release(&m->command);
+	if (delayed && !stat_workload_wait(&m->command, m->o->delay_ms)) {
+		fprintf(stderr, "Events enabled\n");
+		*t0 = now();
+		err = stat_files_each(files, pmudev_start);
+		if (err == -EIO)
+			m->run.disturbed = true;
+		else if (err)
+			say("cannot start the counters: %s", pmudev_strerror(err));
+	}
+	if (m->o->interval_ms)
+		print_intervals(m, files, *t0);
+	ret = stat_workload_finish(&m->command, &m->run.status, &m->run.signal, &usage);
 	stat_files_each(files, pmudev_stop);
 	if (ret) {
 		m->workload_failed = true;
 		goto close;
 	}
-	err = stat_files_read(files, counts);
+	if (task_mode(&m->run) && !delayed)
+		stat_counts_add_usage(&m->run, &usage);
+	err = read_counts(m, files, counts);
 	if (err == -EIO)
 		m->run.disturbed = true;
 	else if (err)
@@ -112,19 +240,17 @@ close:
 	return ret;
 }
 
-static int run_once(struct measurement *m)
+static int run_once(struct measurement *m, struct armpmu_counts *counts)
 {
-	struct armpmu_counts counts;
-	double t0, t1;
+	double t0 = now(), t1;
 	int ret;
 
-	t0 = now();
-	ret = count_command(m, &counts);
+	ret = count_command(m, counts, &t0);
 	t1 = now();
 	if (ret)
 		return ret;
-	m->run.elapsed += t1 - t0;
-	stat_counts_add(&m->run, &counts);
+	stat_counts_add_elapsed(&m->run, t1 - t0);
+	stat_counts_add(&m->run, counts);
 	return 0;
 }
 
@@ -139,43 +265,68 @@ static void on_sigint(int sig)
 }
 
 /*
- * Waits for @pid to exit, or for SIGINT: SIGINT is blocked but while
- * waiting, so that it cannot slip in between the check and the wait.
+ * Waits for every process (-t: thread) of run->pid_list to exit, or for
+ * SIGINT: SIGINT is blocked but while waiting, so that it cannot slip in
+ * between the check and the wait. A process is watched through a pidfd; a
+ * thread that leads no process has none, and is looked for every 100 ms.
  */
-static int wait_process(pid_t pid, struct stat_run *run)
+static int wait_targets(struct stat_run *run)
 {
 	struct sigaction sa = { .sa_handler = on_sigint };
-	struct pollfd pfd = { .events = POLLIN };
+	struct pollfd pfd[MAX_TARGETS];
+	struct timespec tick = { .tv_nsec = 100000000 };
 	sigset_t block, during;
-	int ret = 0;
+	int n = run->npid_list, left, ret = 0;
+	bool polled = false;
 
-	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pfd.fd < 0)
-		return fail("cannot watch process %d: %s", (int)pid, strerror(errno));
+	for (int i = 0; i < n; i++) {
+		pfd[i] = (struct pollfd){ .events = POLLIN };
+		pfd[i].fd = (int)syscall(SYS_pidfd_open, run->pid_list[i], 0);
+		if (pfd[i].fd < 0 && !run->tids) {
+			ret = fail("cannot watch process %d: %s", (int)run->pid_list[i], strerror(errno));
+			n = i;
+			goto close;
+		}
+		polled |= pfd[i].fd < 0;
+	}
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigprocmask(SIG_BLOCK, &block, &during);
 	sigdelset(&during, SIGINT);
 	sigaction(SIGINT, &sa, NULL);
 	while (!got_sigint) {
-		if (ppoll(&pfd, 1, NULL, &during) > 0)
+		left = 0;
+		for (int i = 0; i < n; i++) {
+			if (pfd[i].fd < 0 && kill(run->pid_list[i], 0) && errno == ESRCH)
+				pfd[i].fd = -2;	/* gone */
+			left += pfd[i].fd >= 0 || (pfd[i].fd == -1);
+			if (pfd[i].fd >= 0 && (pfd[i].revents & POLLIN)) {
+				close(pfd[i].fd);
+				pfd[i].fd = -2;
+				left--;
+			}
+		}
+		if (!left)
 			break;
-		if (errno != EINTR) {
-			ret = fail("cannot watch process %d: %s", (int)pid, strerror(errno));
+		if (ppoll(pfd, (nfds_t)n, polled ? &tick : NULL, &during) < 0 && errno != EINTR) {
+			ret = fail("cannot watch the processes: %s", strerror(errno));
 			break;
 		}
 	}
 	run->interrupted = got_sigint;
 	sigprocmask(SIG_UNBLOCK, &block, NULL);
-	close(pfd.fd);
+close:
+	for (int i = 0; i < n; i++)
+		if (pfd[i].fd >= 0)
+			close(pfd[i].fd);
 	return ret;
 }
 
 /*
- * Counts process run->pid's threads from now until it exits or SIGINT:
- * each existing thread gets a file, and with FOLLOW the threads and
- * children they create are counted too. pmuctl's own work is in none of
- * them.
+ * Counts the threads of -p's processes (or -t's threads) from now until
+ * they exit or SIGINT: each existing thread gets a file, and with FOLLOW
+ * the threads and children they create are counted too. pmuctl's own
+ * work is in none of them.
  */
 static int count_process(struct measurement *m)
 {
@@ -191,9 +342,9 @@ static int count_process(struct measurement *m)
 	if (err)
 		return fail("cannot start the counters: %s", pmudev_strerror(err));
 	t0 = now();
-	ret = wait_process(m->run.pid, &m->run);
+	ret = wait_targets(&m->run);
 	stat_files_each(&m->files, pmudev_stop);
-	m->run.elapsed = now() - t0;
+	stat_counts_add_elapsed(&m->run, now() - t0);
 	err = stat_files_read(&m->files, &counts);
 	if (err == -EIO)
 		m->run.disturbed = true;
@@ -203,216 +354,10 @@ static int count_process(struct measurement *m)
 	return ret;
 }
 
-/* ---- the options ---- */
-
-static void usage(void)
-{
-	printf("Usage: pmuctl stat [-e EVENT[,EVENT...]]... [-M GROUP] [-r N] [-x SEP | --json]\n"
-	       "                   [-C CPU | -a] [-o FILE] [--no-calibrate] -- COMMAND [ARGS...]\n"
-	       "       pmuctl stat [-e EVENT[,EVENT...]]... [-M GROUP] [-x SEP | --json] [-o FILE]\n"
-	       "                   -p PID\n"
-	       "       pmuctl stat -M list\n\n"
-	       "Counts events while COMMAND runs: COMMAND and every thread and child process\n"
-	       "it creates, wherever the scheduler runs them, and nothing else. Prints what\n"
-	       "the events counted (default: cycles,instructions), the metrics whose counts\n"
-	       "were all counted (IPC, mispredicts and refills per access and per 1000\n"
-	       "instructions, stall cycles per cycle) after '#', and the elapsed time, on\n"
-	       "stderr (-o: in FILE). Ctrl-C ends the command, and the counts so far are\n"
-	       "printed.\n\n"
-	       "  -e, --event EVENTS  event names (pmuctl list), perf aliases, raw 0x11 or r11,\n"
-	       "                      with :u (user mode) or :k (kernel mode); repeatable\n"
-	       "  -M, --metrics GROUP[:u|:k]\n"
-	       "                      the events of a metric group (below), with the modifier\n"
-	       "  -r, --repeat N      run N times: means, and the relative standard deviation\n"
-	       "  -x, --field-separator SEP\n"
-	       "                      perf stat's fields, one line per count: VALUE, UNIT,\n"
-	       "                      EVENT, [VARIANCE%%,] TIME COUNTED (ns), %% OF TIME\n"
-	       "                      COUNTED, METRIC VALUE, METRIC UNIT\n"
-	       "      --json          perf stat -j's: one JSON object per count\n"
-	       "  -p, --pid PID       count a running process instead, until it exits or\n"
-	       "                      Ctrl-C: its threads, and the threads and children they\n"
-	       "                      create after that\n"
-	       "  -C, --cpu CPU       count everything that runs on CPU while COMMAND runs\n"
-	       "                      (pinned there); needs CAP_PERFMON or CAP_SYS_ADMIN\n"
-	       "  -a, --all-cpus      count everything on every CPU while COMMAND runs; the same\n"
-	       "  -o, --output FILE   write the counts to FILE\n"
-	       "      --no-calibrate  accepted for old scripts; does nothing (counting starts\n"
-	       "                      at the command's exec: nothing of pmuctl's is counted)\n\n"
-	       "Metric groups (-M; refused where the core lacks an event or counters):\n");
-	stat_metric_groups_print(stdout, 2);
-	printf("\nMore events than the core has counters is refused: no multiplexing. Where\n"
-	       "the threads ran but their counters could not be loaded (a whole-CPU counter\n"
-	       "or perf held the PMU) they were not counted: the counts then show the share\n"
-	       "of the time counted; counts of none of it, and counts that cannot be\n"
-	       "trusted, are <not counted>.\n"
-	       "Exit status: COMMAND's (128+N if killed by signal N), or with -p 0; 127\n"
-	       "if COMMAND was not found, 126 if it could not be executed (no counts\n"
-	       "then); 1 if pmuctl failed or the counts are not trustworthy, 2 for a\n"
-	       "usage error.\n");
-}
-
-static int parse_pid(const char *arg, pid_t *pid)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || n <= 0 || n > 0x3fffffff)
-		return usage_error("-p needs a process ID, not '%s'", arg);
-	*pid = (pid_t)n;
-	return 0;
-}
-
-/*
- * -e's comma-separated events, in place; an empty one ("", "a,,b") is
- * refused rather than skipped. Returns 0, or the exit status.
- */
-static int parse_events(char *arg, struct stat_events *ev)
-{
-	size_t len = strlen(arg);
-	char *next;
-
-	if (!len || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
-		return usage_error("-e '%s': an event name is empty", arg);
-	for (; arg; arg = next) {
-		next = strchr(arg, ',');
-		if (next)
-			*next++ = '\0';
-		if (ev->nspecs >= MAX_EVENTS)
-			return usage_error("too many events");
-		ev->specs[ev->nspecs++] = arg;
-	}
-	return 0;
-}
-
-/*
- * -M GROUP[:MODIFIER]: the group's events, after -e's, each with the
- * modifier (:u, :k); "-M list" lists the groups and exits. Returns 0, or
- * the exit status.
- */
-static int parse_group(const char *arg, struct stat_events *ev)
-{
-	const char *colon = strchr(arg, ':');
-	char name[32];
-	const struct stat_group *g;
-
-	if (!strcmp(arg, "list")) {
-		printf("Metric groups (pmuctl stat -M GROUP[:u|:k]):\n");
-		stat_metric_groups_print(stdout, 2);
-		exit(EXIT_SUCCESS);
-	}
-	if (ev->group)
-		return usage_error("one -M at a time");
-	snprintf(name, sizeof(name), "%.*s", colon ? (int)(colon - arg) : (int)strlen(arg), arg);
-	g = stat_metric_group(name);
-	if (!g)
-		return usage_error("no metric group '%s' (pmuctl stat -M list lists them)", name);
-	ev->group = g;
-	for (int k = 0; k < GROUP_MAX_EVENTS && g->events[k]; k++) {
-		if (ev->nspecs >= MAX_EVENTS)
-			return usage_error("too many events");
-		snprintf(ev->group_specs[k], sizeof(ev->group_specs[k]), "%s%.8s", g->events[k],
-			 colon ? colon : "");
-		ev->specs[ev->nspecs++] = ev->group_specs[k];
-	}
-	return 0;
-}
-
-/* Returns 0 to go on, or the exit status of a usage error. */
-static int parse_options(int argc, char **argv, struct stat_options *o, struct measurement *m)
-{
-	static const struct option opts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "metrics", required_argument, NULL, 'M' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "field-separator", required_argument, NULL, 'x' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "no-calibrate", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool targets = false;	/* one of -p, -C, -a was given */
-	char *end;
-	int opt, ret;
-
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:e:M:r:x:p:C:ao:h", opts, NULL)) != -1) {
-		if ((opt == 'p' || opt == 'C' || opt == 'a') && targets)
-			return usage_error("-p, -C and -a go one at a time");
-		switch (opt) {
-		case 'e':
-			ret = parse_events(optarg, &m->events);
-			if (ret)
-				return ret;
-			break;
-		case 'M':
-			ret = parse_group(optarg, &m->events);
-			if (ret)
-				return ret;
-			break;
-		case 'r':
-			errno = 0;
-			o->repeat = (int)strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->repeat < 1 || o->repeat > 100000)
-				return usage_error("-r needs a count from 1 to 100000, not '%s'", optarg);
-			break;
-		case 'x':
-			o->sep = optarg;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'p':
-			targets = true;
-			m->run.target = TARGET_PROCESS;
-			if (parse_pid(optarg, &m->run.pid))
-				return EXIT_USAGE;
-			break;
-		case 'C':
-			targets = true;
-			m->run.target = TARGET_CPU;
-			if (!parse_cpu(optarg, &m->run.cpu))
-				return usage_error("no CPU '%s'", optarg);
-			break;
-		case 'a':
-			targets = true;
-			m->run.target = TARGET_ALL_CPUS;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'n':
-			/* Nothing is calibrated any more: kept for old scripts. */
-			break;
-		case 'h':
-			usage();
-			exit(EXIT_SUCCESS);
-		default:
-			return option_error(opt, argv);
-		}
-	}
-	if (m->run.target == TARGET_PROCESS) {
-		if (optind != argc)
-			return usage_error("-p counts a running process: no command too");
-		if (o->repeat != 1)
-			return usage_error("-p counts once: no -r");
-	} else if (optind == argc) {
-		return usage_error("no command to run");
-	}
-	if (o->sep && o->json)
-		return usage_error("-x and --json do not go together");
-	return 0;
-}
-
 /* ---- the run ---- */
 
-/* Counts the command (-r times), or -p's process. */
-static int measure(struct measurement *m, const struct stat_options *o)
+/* Counts the command (-r times), or -p's processes; -A's counts in *@last. */
+static int measure(struct measurement *m, struct armpmu_counts **last)
 {
 	int ret = 0;
 
@@ -420,56 +365,91 @@ static int measure(struct measurement *m, const struct stat_options *o)
 		return count_process(m);
 	if (!task_mode(&m->run))
 		ret = stat_files_open_cpus(&m->files, &m->events, &m->run);
+	if (ret)
+		return ret;
+	*last = calloc(m->files.n ? (size_t)m->files.n : 1, sizeof(**last));
+	if (!*last)
+		return fail("out of memory");
 	/* Ctrl-C is for the command: pmuctl lives on to print the counts. */
 	signal(SIGINT, SIG_IGN);
-	for (int i = 0; i < o->repeat && !ret; i++)
-		ret = run_once(m);
+	for (int i = 0; i < m->o->repeat && !ret; i++)
+		ret = run_once(m, *last);
 	signal(SIGINT, SIG_DFL);
 	return ret;
 }
 
-static void print(FILE *out, const struct measurement *m, const struct stat_options *o,
-		  char **cmd)
+/* perf's header of -o's file: when the counting started. */
+static FILE *open_output(const struct stat_options *o)
 {
-	if (o->json)
-		stat_print_json(out, &m->run);
-	else if (o->sep)
-		stat_print_separated(out, &m->run, o->sep);
-	else
-		stat_print_table(out, &m->run, cmd);
-	if (o->json || o->sep)
-		stat_print_stderr_notes(&m->run, cmd[0]);
+	time_t t = time(NULL);
+	FILE *out = fopen(o->output, o->append ? "ae" : "we");
+
+	if (!out)
+		return NULL;
+	fprintf(out, "# started on %s\n", ctime(&t));
+	return out;
+}
+
+static void print(struct measurement *m, const struct armpmu_counts *last)
+{
+	struct stat_run *runs = &m->run;
+	int n = 1;
+
+	if (m->o->no_aggr && last && (runs = calloc((size_t)m->files.n, sizeof(*runs)))) {
+		n = make_runs(m, &m->files, last, NULL, runs);
+		for (int r = 0; r < n; r++) {
+			runs[r].elapsed = m->run.elapsed;
+			runs[r].elapsed_sumsq = m->run.elapsed_sumsq;
+			runs[r].disturbed = m->run.disturbed;
+		}
+	} else if (!runs) {
+		runs = &m->run;
+	}
+	if (!m->o->interval_ms)
+		print_runs(m, runs, n);
+	if (m->o->json || m->o->sep || m->o->interval_ms)
+		stat_print_stderr_notes(&m->run, m->cmd[0]);
+	if (runs != &m->run)
+		free(runs);
 }
 
 int cmd_stat(int argc, char **argv)
 {
-	struct measurement m = { .run.target = TARGET_COMMAND };
+	struct measurement m = { .run.target = TARGET_COMMAND, .out = stderr };
 	struct stat_options o = { .repeat = 1 };
-	FILE *out = stderr;
+	struct armpmu_counts *last = NULL;
 	int ret;
 
-	ret = parse_options(argc, argv, &o, &m);
+	m.o = &o;
+	ret = stat_options_parse(argc, argv, &o, &m.run, &m.events);
 	if (ret)
 		return ret;
-	m.events.defaults = !m.events.nspecs;
+	m.cmd = argv + optind;
+	m.events.defaults = !m.events.nspecs && !m.events.software;
 	if (m.events.defaults) {
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
 			m.events.specs[m.events.nspecs++] = (char *)default_events[i];
+		/* perf's default software lines, where they can be measured. */
+		if (m.run.target == TARGET_COMMAND && !o.interval_ms && !o.delay_ms)
+			m.events.software = 1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
+					    1U << SW_PAGE_FAULTS;
 	}
+	m.run.software = m.events.software;
 	if (m.run.target != TARGET_PROCESS) {
-		ret = stat_workload_find(&m.command, argv + optind);
+		ret = stat_workload_find(&m.command, m.cmd);
 		if (ret)
 			return ret;
 	}
-	if (o.output && !(out = fopen(o.output, "we")))
+	if (o.output && !(m.out = open_output(&o)))
 		return fail("%s: %s", o.output, strerror(errno));
-	ret = measure(&m, &o);
+	ret = measure(&m, &last);
 	if (m.run.runs && !m.workload_failed) {
-		print(out, &m, &o, argv + optind);
+		print(&m, last);
 		ret = m.run.status ? m.run.status : m.run.disturbed ? EXIT_FAILURE : ret;
 	}
+	free(last);
 	stat_files_close(&m.files);
-	if (out != stderr)
-		fclose(out);
+	if (m.out != stderr)
+		fclose(m.out);
 	return ret;
 }
