@@ -135,7 +135,10 @@ static bool attached(const pid_t *tids, int n, pid_t tid)
 	return false;
 }
 
-/* Attaches a file (FOLLOW) to thread @tid of @pid: 0, 1 to skip it, or the exit status. */
+/* A thread gone, or followed by another file already: not an error. */
+#define SKIP_THREAD	(-1)
+
+/* Attaches a file (FOLLOW) to thread @tid of @pid: 0, SKIP_THREAD, or the exit status. */
 static int attach_thread(struct stat_files *f, pid_t pid, pid_t tid, struct stat_events *ev,
 			 struct stat_run *run)
 {
@@ -157,7 +160,7 @@ static int attach_thread(struct stat_files *f, pid_t pid, pid_t tid, struct stat
 				    run->tids ? "thread" : "process", (int)pid);
 		if (tid == pid || (err != -ESRCH && err != -EBUSY))
 			return fail("cannot count thread %d: %s", (int)tid, pmudev_strerror(err));
-		return 1;
+		return SKIP_THREAD;
 	}
 	if (files_add(f, pmu)) {
 		pmudev_close(pmu);
@@ -188,6 +191,8 @@ static int attach_threads(struct stat_files *f, pid_t pid, pid_t **tids, int *nt
 		if (kill(pid, 0) && errno == ESRCH)
 			return fail("no thread %d", (int)pid);
 		ret = attach_thread(f, pid, pid, ev, run);
+		if (ret == SKIP_THREAD)
+			return fail("no thread %d to count", (int)pid);
 		goto keep;
 	}
 	snprintf(dir_path, sizeof(dir_path), "/proc/%d/task", (int)pid);
@@ -200,7 +205,7 @@ static int attach_threads(struct stat_files *f, pid_t pid, pid_t **tids, int *nt
 		if (tid <= 0 || attached(*tids, *ntids, tid))
 			continue;
 		ret = attach_thread(f, pid, tid, ev, run);
-		if (ret == 1) {
+		if (ret == SKIP_THREAD) {
 			ret = 0;
 			continue;
 		}
