@@ -26,18 +26,8 @@
 #define ARMPMU_CYCLE_IDX	ARMPMU_CYCLE_COUNTER
 #define ARMPMU_CYCLE_BIT	BIT(ARMPMU_CYCLE_IDX)
 
-/* PMCR / PMCR_EL0 fields, identical on ARMv7 and ARMv8. */
-#define ARMPMU_PMCR_E		BIT(0)	/* enable all counters */
-#define ARMPMU_PMCR_RESET_BITS	(BIT(1) | BIT(2)) /* P, C: never written as 1 */
-#define ARMPMU_PMCR_D		BIT(3)	/* cycle counter counts every 64 cycles */
-#define ARMPMU_PMCR_LC		BIT(6)	/* ARMv8: 64-bit cycle counter overflow */
-#define ARMPMU_PMCR_N_SHIFT	11
-#define ARMPMU_PMCR_N_MASK	0x1f
-
-/* PMXEVTYPER / PMEVTYPER / PMCCFILTR filter bits, identical too. */
-#define ARMPMU_EVTYPE_P		BIT(31)	/* do not count at PL1 / EL1 */
-#define ARMPMU_EVTYPE_U		BIT(30)	/* do not count at PL0 / EL0 */
-#define ARMPMU_EVTYPE_NSH	BIT(27)	/* ARMv8: count at EL2 */
+/* PMCR's P and C zero counters when written as 1: this driver never does. */
+#define ARMPMU_PMCR_RESET_BITS	(ARMPMU_PMCR_P | ARMPMU_PMCR_C)
 
 /*
  * How often a running session folds the hardware counters into its 64-bit

@@ -67,9 +67,7 @@ const char *armpmu_probe_cpu(enum armpmu_isa isa, u32 id_dfr, struct armpmu_caps
 		return why;
 	regs.pmcr = pmu_read_pmcr();
 	if (armpmu_probe_wants_filter_test(version))
-		regs.filter_tested =
-			probe_filter((regs.pmcr >> ARMPMU_PMCR_N_SHIFT) & ARMPMU_PMCR_N_MASK,
-				     &regs.filter_readback);
+		regs.filter_tested = probe_filter(ARMPMU_PMCR_N(regs.pmcr), &regs.filter_readback);
 	regs.divider_readback = probe_divider();
 	/*
 	 * PMCEID0/1 exist from PMUv3 on. On PMUv2 models QEMU makes them

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <linux/armpmu.h>
+#include <linux/armpmu_arch.h>
 
 #include "pmu-asm.h"
 

@@ -13,14 +13,14 @@
 
 #include "pmu_probe.h"
 
-#define P	ARMPMU_PROBE_EVTYPE_P
-#define U	ARMPMU_PROBE_EVTYPE_U
-#define D	ARMPMU_PROBE_PMCR_D
-#define LC	ARMPMU_PROBE_PMCR_LC
+#define P	ARMPMU_EVTYPE_P
+#define U	ARMPMU_EVTYPE_U
+#define D	ARMPMU_PMCR_D
+#define LC	ARMPMU_PMCR_LC
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* PMCR with N counters, as the backend finds it (IMP and IDCODE too). */
-#define PMCR(imp_id, n)	((imp_id) | (n) << ARMPMU_PROBE_PMCR_N_SHIFT)
+#define PMCR(imp_id, n)	((imp_id) | (n) << ARMPMU_PMCR_N_SHIFT)
 
 struct row {
 	const char *name;
@@ -51,7 +51,7 @@ static const struct row rows[] = {
 	  true, ARMPMU_PMUV1, 6, 8, false, true, false, 0, 0 },
 	{ "Cortex-A7 (PerfMon 2), filter bits stick", ARMPMU_ISA_V7,
 	  0x410fc075, 0x02010555, { .pmcr = PMCR(0x41072000, 4), .filter_tested = true,
-				    .filter_readback = P | U | 0x11, .divider_readback = D },
+				    .filter_readback = P | U | ARMPMU_EV_CPU_CYCLES, .divider_readback = D },
 	  true, ARMPMU_PMUV2, 4, 8, true, true, false, 0, 0 },
 	{ "Cortex-A15 (PerfMon 2), filter bits stick", ARMPMU_ISA_V7,
 	  0x412fc0f1, 0x02010555, { .pmcr = PMCR(0x410f3000, 6), .filter_tested = true,

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/armpmu_arch.h>
+
 #include "pmuctl.h"
 
 /* The common events have numbers 0x00-0x3f and, from ARMv8.1, 0x4000 up. */
@@ -121,7 +123,7 @@ static void list_core(struct listing *l)
 	if (l->format == LIST_TEXT) {
 		if (l->cpu < 0)
 			printf("%s (part 0x%03x, %u-bit event numbers): the events of its manual\n",
-			       core, (l->info.midr >> 4) & 0xfff, l->info.event_bits);
+			       core, ARMPMU_MIDR_PART(l->info.midr), l->info.event_bits);
 		else if (table)
 			printf("CPU %d (%s): %s\n", l->cpu, core,
 			       known ? "its own events and the common events it implements" :

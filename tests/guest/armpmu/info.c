@@ -86,10 +86,10 @@ static void check_info_board(const struct armpmu_info *info)
 					"INFO flags: EVENTS_KNOWN clear (ARMv7: no PMCEID to trust)",
 		  "flags %#x", info->flags);
 	if (board->events_known) {
-		tap_check(known && (info->common_events >> EV_CPU_CYCLES & 1),
+		tap_check(known && (info->common_events >> ARMPMU_EV_CPU_CYCLES & 1),
 			  "INFO common_events: CPU_CYCLES (0x11) implemented",
 			  "common_events %#llx", (ull)info->common_events);
-		tap_check(known && (bool)(info->common_events >> EV_INST_RETIRED & 1) == icount,
+		tap_check(known && (bool)(info->common_events >> ARMPMU_EV_INST_RETIRED & 1) == icount,
 			  icount ? "INFO common_events: INST_RETIRED (0x08) implemented with icount" :
 				   "INFO common_events: INST_RETIRED (0x08) not implemented without icount",
 			  "common_events %#llx", (ull)info->common_events);
