@@ -46,6 +46,11 @@ static const struct event_alias aliases[] = {
 
 #define NR_ALIASES (sizeof(aliases) / sizeof(aliases[0]))
 
+const char *pmudev_perf_alias(unsigned int index)
+{
+	return index < NR_ALIASES ? aliases[index].alias : NULL;
+}
+
 static const char *const group_names[PMUDEV_NR_GROUPS] = {
 	[PMUDEV_GROUP_CYCLES] = "cycles and instructions",
 	[PMUDEV_GROUP_CACHE] = "caches",

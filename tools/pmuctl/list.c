@@ -59,18 +59,18 @@ static void print_event(struct listing *l, uint32_t number, const char *name,
 static void print_aliases(const struct listing *l)
 {
 	struct pmudev_event ev;
-	const char *note, *name;
+	const char *note, *name, *alias;
 
 	printf("perf's aliases:\n");
-	for (size_t i = 0; i < nr_perf_aliases; i++) {
-		if (pmudev_event_parse(perf_aliases[i], &l->info, &ev)) {
-			printf("  %-26s none here\n", perf_aliases[i]);
+	for (unsigned int i = 0; (alias = pmudev_perf_alias(i)); i++) {
+		if (pmudev_event_parse(alias, &l->info, &ev)) {
+			printf("  %-26s none here\n", alias);
 			continue;
 		}
 		/* A note names the stand-in first, and says what it is. */
 		name = core_event_name(l->info.midr, ev.number);
-		note = pmudev_event_note(perf_aliases[i], &l->info);
-		printf("  %-26s %s\n", perf_aliases[i], note ? note : name ? name : "?");
+		note = pmudev_event_note(alias, &l->info);
+		printf("  %-26s %s\n", alias, note ? note : name ? name : "?");
 	}
 }
 
@@ -141,8 +141,14 @@ static void list_core(struct listing *l)
 	list_common(l, 0, COMMON_LAST);
 	if (l->info.event_bits >= 16)
 		list_common(l, COMMON_HI_BASE, COMMON_HI_BASE + 63);
-	if (l->format == LIST_TEXT)
-		printf("  aliases: cycles, instructions, cache-references, cache-misses, branches, branch-misses\n");
+	if (l->format == LIST_TEXT) {
+		const char *alias;
+
+		printf("  aliases:");
+		for (unsigned int i = 0; (alias = pmudev_perf_alias(i)); i++)
+			printf("%s %s", i ? "," : "", alias);
+		putchar('\n');
+	}
 }
 
 static int list_known(struct listing *l, const char *want)

@@ -62,10 +62,6 @@ bool wants_help(int argc, char **argv);
  */
 int cpu_pmu_info(int *cpu, struct armpmu_info *info, bool quiet);
 
-/* perf's generic event names, which libpmudev maps per core. */
-extern const char *const perf_aliases[];
-extern const size_t nr_perf_aliases;
-
 /* The name core @midr's table gives event @number, else the architecture's, or NULL. */
 const char *core_event_name(uint32_t midr, uint32_t number);
 
