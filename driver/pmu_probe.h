@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What a CPU's PMU can do, decided from what the backend read on that CPU:
+ * What a CPU's PMU can do, decided from what pmu_probe.c read on that CPU:
  * the ID registers, PMCR, and what stuck when it wrote the filter bits and
- * the divider. Pure functions, no kernel-only dependency: the backends
- * (pmu_v7.c, pmu_v8.c) call them with register values, and
+ * the divider. Pure functions, no kernel-only dependency: pmu_probe.c
+ * calls them with register values on either architecture, and
  * tests/host/probe-unit.c compiles this same file on the host and runs it
  * on a table of cores.
  */
@@ -60,7 +60,7 @@ static inline bool armpmu_midr_is_pmuv1(u32 midr)
 }
 
 /*
- * The backend's verdict from the ID registers: NULL and the PMU version
+ * The verdict from the ID registers: NULL and the PMU version
  * (ARMPMU_PMUV* scale) in *version, or why the CPU is turned away. @id is
  * ID_DFR0 on ARMPMU_ISA_V7, the low half of ID_AA64DFR0_EL1 on
  * ARMPMU_ISA_V8.
@@ -91,7 +91,7 @@ static inline const char *armpmu_probe_version(enum armpmu_isa isa, u32 midr, u3
 }
 
 /*
- * Whether the backend should write the filter bits to see if they stick:
+ * Whether the probe should write the filter bits to see if they stick:
  * PMUv1 has none (the bits are reserved there), later PMUs should have them.
  */
 static inline bool armpmu_probe_wants_filter_test(u32 version)
@@ -99,7 +99,7 @@ static inline bool armpmu_probe_wants_filter_test(u32 version)
 	return version >= ARMPMU_PMUV2;
 }
 
-/* What the backend read on the CPU, for armpmu_probe_caps(). */
+/* What the probe read on the CPU, for armpmu_probe_caps(). */
 struct armpmu_probe_regs {
 	u32 midr;
 	u32 pmcr;		/* as found */
