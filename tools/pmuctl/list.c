@@ -14,8 +14,8 @@
 #include "pmuctl.h"
 
 /* The common events have numbers 0x00-0x3f and, from ARMv8.1, 0x4000 up. */
-#define COMMON_LAST	0x3f
-#define COMMON_HI_BASE	0x4000
+#define COMMON_LAST	ARMPMU_EV_COMMON_LAST
+#define COMMON_HI_BASE	ARMPMU_EV_COMMON_HI_BASE
 
 enum list_format { LIST_TEXT, LIST_SEP, LIST_JSON };
 

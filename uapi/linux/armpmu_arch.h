@@ -83,6 +83,7 @@
  * The common events PMCEID0/1 describe: 0x00-0x3f in their low halves and,
  * from PMUv3 for ARMv8.1 on, 0x4000-0x403f in their high halves.
  */
+#define ARMPMU_EV_COMMON_LAST		0x3f
 #define ARMPMU_EV_COMMON_HI_BASE	0x4000
 
 /*

@@ -108,9 +108,8 @@ static void check_info_board(const struct armpmu_info *info)
 				  "implemented on PMUv3 for ARMv8.1",
 				  "common_events %#llx", (ull)info->common_events);
 	}
-	/* The header: 8 bits on ARMv7, 10 on PMUv3 for ARMv8.0, 16 from v8.1. */
-	want_bits = info->pmu_version <= ARMPMU_PMUV2 ? 8 :
-		    info->pmu_version == ARMPMU_PMUV3 ? 10 : 16;
+	/* The architecture's rule: 8 bits on ARMv7, 10 on PMUv3 for ARMv8.0, 16 from v8.1. */
+	want_bits = armpmu_event_bits(info->pmu_version);
 	tap_check(info->event_bits == want_bits, "INFO event_bits matches pmu_version",
 		  "expected %u for pmu_version %u, got %u", want_bits,
 		  info->pmu_version, info->event_bits);
