@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include <linux/armpmu.h>
+#include <linux/armpmu_arch.h>
 #include "pmudev.h"
 
 /* Calls per batch and batches per operation. */
@@ -446,7 +447,6 @@ static int run_perf(struct bench *b)
  * task-mode file closes: waiting longer than that leaves nothing hooked.
  */
 #define UNHOOK_WAIT_MS		1500
-#define EV_INST_RETIRED		0x08
 /* Batches tried, at most, to find BATCHES in which every yield switched. */
 #define SWITCH_TRIES		(4 * BATCHES)
 
@@ -610,7 +610,7 @@ static int start_sleeper(struct bench *b)
  */
 static int open_counted(struct bench *b)
 {
-	struct armpmu_event ev = { .event = EV_INST_RETIRED, .flags = ARMPMU_EXCLUDE_KERNEL };
+	struct armpmu_event ev = { .event = ARMPMU_EV_INST_RETIRED, .flags = ARMPMU_EXCLUDE_KERNEL };
 	__u32 filter = ARMPMU_EXCLUDE_KERNEL;
 	struct armpmu_info info;
 	const char *what = "open";
