@@ -65,7 +65,6 @@ struct bench {
 	int region;
 	unsigned int num_counters;
 	struct armpmu_counts counts;
-	struct armpmu_packed_counts packed;
 	/* perf */
 	int perf_group[PERF_MAX_EVENTS];
 	int nr_perf;
@@ -192,12 +191,6 @@ static __attribute__((noinline)) int op_read_ioctl(struct bench *b)
 	return ioctl(b->fd, ARMPMU_IOC_READ, &b->counts) != 0;
 }
 
-/* READ_PACKED of the counters the file counts with: all of them here. */
-static __attribute__((noinline)) int op_read_packed_ioctl(struct bench *b)
-{
-	return ioctl(b->fd, ARMPMU_IOC_READ_PACKED, &b->packed) != 0;
-}
-
 static __attribute__((noinline)) int op_read(struct bench *b)
 {
 	return read(b->fd, &b->counts, sizeof(b->counts)) != sizeof(b->counts);
@@ -263,15 +256,6 @@ static int run_armpmu(struct bench *b)
 	bad = report("null_syscall", op_null_syscall, b);
 	bad |= report("armpmu_enotty_ioctl", op_enotty, b);
 	bad |= report("armpmu_read_ioctl", op_read_ioctl, b);
-	b->packed.counters = (1U << ARMPMU_CYCLE_COUNTER) | ((1U << b->num_counters) - 1);
-	bad |= report("armpmu_read_packed_ioctl", op_read_packed_ioctl, b);
-	/* Every counter, the cycle counter last, counting. */
-	if (b->packed.nr != b->num_counters + 1 || !b->packed.value[b->num_counters]) {
-		fprintf(stderr, "armpmu-bench: READ_PACKED gave %u counts (not %u), cycles %llu\n",
-			b->packed.nr, b->num_counters + 1,
-			(unsigned long long)b->packed.value[b->num_counters]);
-		bad = 1;
-	}
 	bad |= report("armpmu_read", op_read, b);
 	bad |= report("armpmu_start_stop", op_start_stop, b);
 	bad |= report("armpmu_reset", op_reset, b);

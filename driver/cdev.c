@@ -3,45 +3,22 @@
  * /dev/armpmu: open, read, ioctl, release. Argument copying and decoding
  * live here; what each operation means is in session.c.
  */
-#include <linux/bitops.h>
-#include <linux/build_bug.h>
 #include <linux/capability.h>
-#include <linux/container_of.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/slab.h>
-#include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "armpmu.h"
 
-static_assert(offsetof(struct armpmu_packed_counts, value) == ARMPMU_PACKED_HEADER_SIZE);
-
-/*
- * An open file: its session, and what this file keeps for it. The session
- * comes first: armpmu_session_free() frees the allocation through it.
- */
-struct armpmu_file {
-	struct armpmu_session s;
-	/* READ_PACKED's answer, built here: on the stack it would be zeroed. */
-	struct armpmu_packed_counts packed;
-};
-
-static_assert(offsetof(struct armpmu_file, s) == 0);
-
-static struct armpmu_file *to_file(struct armpmu_session *s)
-{
-	return container_of(s, struct armpmu_file, s);
-}
-
 static int armpmu_open(struct inode *inode, struct file *file)
 {
-	struct armpmu_file *f = kzalloc(sizeof(*f), GFP_KERNEL);
+	struct armpmu_session *s = kzalloc(sizeof(*s), GFP_KERNEL);
 
-	if (!f)
+	if (!s)
 		return -ENOMEM;
-	armpmu_session_init(&f->s, file);
-	file->private_data = &f->s;
+	armpmu_session_init(s, file);
+	file->private_data = s;
 	return stream_open(inode, file);
 }
 
@@ -62,89 +39,6 @@ static int copy_snapshot(struct armpmu_session *s, void __user *buf)
 	if ((!ret || ret == -EIO) && copy_to_user(buf, &s->snapshot, sizeof(s->snapshot)))
 		ret = -EFAULT;
 	return ret;
-}
-
-/*
- * READ_PACKED's answer is copied in one of two sizes, both known at build
- * time: for a copy of a variable size, copy_to_user() checks the bounds
- * of the kernel object (hardened usercopy), which costs more than the
- * bytes it would save. Most cores have at most 7 event counters.
- */
-#define PACKED_SHORT	8
-
-/* flags to value[@n - 1] at least, of @out to @to (both from flags on). */
-static int copy_packed(void __user *to, const struct armpmu_packed_counts *out, u32 n)
-{
-	const size_t skip = offsetof(struct armpmu_packed_counts, flags);
-	unsigned long left;
-
-	if (n <= PACKED_SHORT)
-		left = copy_to_user(to, &out->flags,
-				    offsetof(struct armpmu_packed_counts, value[PACKED_SHORT]) - skip);
-	else
-		left = copy_to_user(to, &out->flags, sizeof(*out) - skip);
-	return left ? -EFAULT : 0;
-}
-
-/*
- * The counts of @events (event counters) from the snapshot into @value, in
- * index order; how many. A run of more than 4 counters, as a library hands
- * them out, is one memcpy(), cheaper then than the loop.
- */
-static u32 pack_events(u64 *value, const struct armpmu_counts *snap, u32 events)
-{
-	u32 lo, run, n = 0;
-
-	if (!events)
-		return 0;
-	lo = __ffs(events);
-	run = events >> lo;
-	if (run > 0xf && !(run & (run + 1))) {
-		n = fls(run);
-		memcpy(value, &snap->events[lo], n * sizeof(*value));
-		return n;
-	}
-	for (; events; events &= events - 1)
-		value[n++] = snap->events[__ffs(events)];
-	return n;
-}
-
-/*
- * READ, packed. The counters asked for are checked against the snapshot's
- * nr, which the read makes valid (choosing the mode if need be).
- */
-static long ioctl_read_packed(struct armpmu_session *s,
-			      struct armpmu_packed_counts __user *arg)
-{
-	struct armpmu_packed_counts *out = &to_file(s)->packed;
-	const struct armpmu_counts *snap = &s->snapshot;
-	/* counters and reserved, in one access */
-	union {
-		u64 both;
-		u32 half[2];
-	} in;
-	u32 counters, n;
-	int ret, err;
-
-	if (get_user(in.both, (u64 __user *)&arg->counters))
-		return -EFAULT;
-	if (in.half[1])
-		return -EINVAL;
-	counters = in.half[0];
-	ret = armpmu_session_read(s);
-	if (ret && ret != -EIO)
-		return ret;
-	if ((counters & ~ARMPMU_CYCLE_BIT) >> snap->nr)
-		return -EINVAL;
-	n = pack_events(out->value, snap, counters & ~ARMPMU_CYCLE_BIT);
-	if (counters & ARMPMU_CYCLE_BIT)
-		out->value[n++] = snap->cycles;
-	out->flags = snap->flags;
-	out->nr = n;
-	out->time_enabled = snap->time_enabled;
-	out->time_running = snap->time_running;
-	err = copy_packed(&arg->flags, out, n);
-	return err ? err : ret;
 }
 
 static ssize_t armpmu_read(struct file *file, char __user *buf, size_t len,
@@ -288,8 +182,6 @@ static long dispatch(struct armpmu_session *s, unsigned int cmd,
 	switch (cmd) {
 	case ARMPMU_IOC_READ:
 		return copy_snapshot(s, arg);
-	case ARMPMU_IOC_READ_PACKED:
-		return ioctl_read_packed(s, arg);
 	case ARMPMU_IOC_START:
 		return armpmu_session_start(s);
 	case ARMPMU_IOC_STOP:

@@ -40,7 +40,6 @@
 #define EXCL_U			ARMPMU_EXCLUDE_USER
 #define CPU1_ONLINE		"/sys/devices/system/cpu/cpu1/online"
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
-#define CYCLE_BIT		(1U << ARMPMU_CYCLE_COUNTER)
 
 static long page_size;
 static unsigned int num_counters, event_bits;
@@ -199,14 +198,6 @@ static void fill_attach_self(void *arg)
 	memcpy(arg, &at, sizeof(at));
 }
 
-/* READ_PACKED of the cycle counter alone. */
-static void fill_packed(void *arg)
-{
-	struct armpmu_packed_counts pc = { .counters = 1U << ARMPMU_CYCLE_COUNTER };
-
-	memcpy(arg, &pc, sizeof(pc));
-}
-
 /* FILE_STATUS past any file's id. */
 static void fill_file_status(void *arg)
 {
@@ -260,8 +251,6 @@ static const struct call calls[] = {
 	/* Every user's counts: root's only. */
 	{ "REGS", ARMPMU_IOC_REGS, sizeof(struct armpmu_regs), true, fill_cpu0, 0, EPERM,
 	  false, false },
-	{ "READ_PACKED", ARMPMU_IOC_READ_PACKED, sizeof(struct armpmu_packed_counts), true,
-	  fill_packed, 0, 0, false, false },
 };
 
 /* What a call that needs a filter gets where there is none, else @want. */
@@ -307,13 +296,6 @@ static void walk_pointers(void)
 			/* A call that fails writes nothing back. */
 			if (w > ARG_READ_ONLY || (w == ARG_READ_ONLY && calls[i].copies_out && !want))
 				want = EFAULT;
-			/*
-			 * READ_PACKED of one counter reads and writes the
-			 * header and value[] up to its 8th entry, no more:
-			 * the rest may be unmapped.
-			 */
-			if (w == ARG_PAST_MAPPING && calls[i].req == ARMPMU_IOC_READ_PACKED)
-				want = who == AS_ROOT ? calls[i].root_errno : calls[i].lab_errno;
 			snprintf(name, sizeof(name), "%s: %s with %s: %s", user_name(who),
 				 calls[i].name, where_name[w], tap_errname(want));
 			if (w == ARG_KERNEL_LOW && !kernel_address()) {
@@ -400,7 +382,6 @@ static void walk_regs_reserved(const __u32 *patterns, unsigned int n)
 static void walk_reserved(void)
 {
 	static const __u32 patterns[] = { 1, 0x80000000U };
-	struct armpmu_packed_counts pc;
 	struct armpmu_cpu_status st;
 	struct armpmu_event ev;
 	struct armpmu_value val;
@@ -428,9 +409,6 @@ static void walk_reserved(void)
 			    i ? "FILE_STATUS reserved[3] =" : "FILE_STATUS reserved[1] =",
 			    patterns[p]);
 		}
-		pc = (struct armpmu_packed_counts){ .counters = CYCLE_BIT, .reserved = patterns[p] };
-		row(on_fresh_file(ARMPMU_IOC_READ_PACKED, &pc), EINVAL, "READ_PACKED reserved =",
-		    patterns[p]);
 		for (i = 0; i < 3; i++) {
 			char what[64];
 
@@ -490,100 +468,6 @@ static void walk_flags(void)
 	    filtered(0), "SET_EVENT counting nothing, flags", EXCL_U | EXCL_K);
 	row(u32_on_fresh(ARMPMU_IOC_SET_CYCLE_FILTER, 0), kernel_want,
 	    "SET_CYCLE_FILTER counting kernel mode, flags", 0);
-}
-
-static int packed_on_fresh(__u32 counters)
-{
-	struct armpmu_packed_counts pc = { .counters = counters };
-
-	return on_fresh_file(ARMPMU_IOC_READ_PACKED, &pc);
-}
-
-/* READ_PACKED of counters the core does not have, and of none. */
-static void walk_packed_ranges(void)
-{
-	__u32 all = ((1U << num_counters) - 1) | CYCLE_BIT;
-
-	row(packed_on_fresh(0), 0, "READ_PACKED of no counter, counters", 0);
-	row(packed_on_fresh(all), 0, "READ_PACKED of every counter, counters", all);
-	if (num_counters < ARMPMU_CYCLE_COUNTER) {
-		row(packed_on_fresh(1U << num_counters), EINVAL,
-		    "READ_PACKED of the counter one past the last, counters", 1ULL << num_counters);
-		row(packed_on_fresh(all | 1U << (ARMPMU_CYCLE_COUNTER - 1)), EINVAL,
-		    "READ_PACKED of every counter and bit 30, counters",
-		    all | 1ULL << (ARMPMU_CYCLE_COUNTER - 1));
-	}
-	row(packed_on_fresh(0xffffffffU), num_counters < ARMPMU_CYCLE_COUNTER ? EINVAL : 0,
-	    "READ_PACKED counters", 0xffffffffU);
-}
-
-/*
- * READ_PACKED gives READ's counts of the counters asked for, in index
- * order, the cycle counter last: each counter set to a value of its own
- * (SET_VALUE, not started), then read back in runs, with gaps, alone and
- * all, the ways the driver packs them (a copy of a run, or one by one).
- * Only the header and value[] up to nr change.
- */
-static void walk_packed(void)
-{
-	const __u32 all = (1U << num_counters) - 1, last = all & ~(all >> 1);
-	const __u32 sets[] = {
-		all | CYCLE_BIT, CYCLE_BIT, all, last,
-		(all & 0x55555555U) | CYCLE_BIT, (all & ~1U) | CYCLE_BIT, all & ~2U,
-	};
-	struct armpmu_packed_counts pc;
-	struct armpmu_counts c;
-	char name[160];
-	unsigned int i, k, n;
-	int fd, err;
-
-	if (!num_counters)
-		return;
-	err = dev_open(&fd);
-	for (i = 0; !err && i < num_counters; i++)
-		err = ioc(fd, ARMPMU_IOC_SET_VALUE,
-			  &(struct armpmu_value){ .counter = i, .value = 1000 + i });
-	if (!err)
-		err = ioc(fd, ARMPMU_IOC_SET_VALUE,
-			  &(struct armpmu_value){ .counter = ARMPMU_CYCLE_COUNTER, .value = 999 });
-	if (!err)
-		err = ioc(fd, ARMPMU_IOC_READ, &c);
-	snprintf(name, sizeof(name), "%s: READ_PACKED: every counter given a value of its own",
-		 user_name(who));
-	if (!tap_check(!err && c.nr == num_counters && c.cycles == 999, name, "%s, nr %u, cycles %llu",
-		       tap_errname(err), c.nr, (ull)c.cycles)) {
-		dev_close(&fd);
-		return;
-	}
-	for (k = 0; k < ARRAY_SIZE(sets); k++) {
-		__u64 want[ARMPMU_MAX_COUNTERS + 1];
-		bool same = true;
-
-		n = 0;
-		for (i = 0; i < num_counters; i++)
-			if (sets[k] & (1U << i))
-				want[n++] = c.events[i];
-		if (sets[k] & CYCLE_BIT)
-			want[n++] = c.cycles;
-		memset(&pc, 0xa5, sizeof(pc));
-		pc.counters = sets[k];
-		pc.reserved = 0;
-		err = ioc(fd, ARMPMU_IOC_READ_PACKED, &pc);
-		for (i = 0; !err && i < n && i < ARMPMU_MAX_COUNTERS + 1; i++)
-			same &= pc.value[i] == want[i];
-		snprintf(name, sizeof(name),
-			 "%s: READ_PACKED of counters %#x: READ's counts, in order", user_name(who),
-			 sets[k]);
-		tap_check(!err && same && pc.nr == n && pc.counters == sets[k] && !pc.reserved &&
-			  pc.flags == c.flags && pc.time_enabled == c.time_enabled &&
-			  pc.time_running == c.time_running &&
-			  (n >= ARMPMU_MAX_COUNTERS + 1 || pc.value[ARMPMU_MAX_COUNTERS] ==
-							    0xa5a5a5a5a5a5a5a5ULL),
-			  name, "%s, nr %u (expected %u), counters %#x, flags %#x (READ's %#x), "
-			  "value[0] %llu (expected %llu)", tap_errname(err), pc.nr, n, pc.counters,
-			  pc.flags, c.flags, (ull)pc.value[0], n ? (ull)want[0] : 0ULL);
-	}
-	dev_close(&fd);
 }
 
 static void walk_ranges(void)
@@ -660,7 +544,6 @@ static void walk_ranges(void)
 	    "RELEASE of one past the last possible CPU,", (unsigned int)last_cpu + 1);
 	row(u32_on_fresh(ARMPMU_IOC_RELEASE, 0xffffffffU), release_want, "RELEASE of CPU",
 	    0xffffffffU);
-	walk_packed_ranges();
 }
 
 static void walk_enotty(void)
@@ -673,10 +556,6 @@ static void walk_enotty(void)
 		{ "INFO's number and size, written instead of read",
 		  _IOW(ARMPMU_IOC_MAGIC, 0x01, struct armpmu_info) },
 		{ "READ's number without its argument", _IO(ARMPMU_IOC_MAGIC, 0x09) },
-		{ "READ_PACKED's number with READ's size",
-		  _IOWR(ARMPMU_IOC_MAGIC, 0x12, struct armpmu_counts) },
-		{ "READ_PACKED's number, read instead of read and written",
-		  _IOR(ARMPMU_IOC_MAGIC, 0x12, struct armpmu_packed_counts) },
 		{ "START's number with an argument", _IOW(ARMPMU_IOC_MAGIC, 0x07, __u32) },
 		{ "INFO's number and size, another magic",
 		  _IOR(ARMPMU_IOC_MAGIC + 1, 0x01, struct armpmu_info) },
@@ -819,7 +698,6 @@ static void walk_matrix(void)
 	walk_flags();
 	walk_ranges();
 	walk_enotty();
-	walk_packed();
 	walk_read();
 	walk_file_ops();
 }

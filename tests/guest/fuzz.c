@@ -55,7 +55,6 @@
 #define EV_CPU_CYCLES		0x11
 #define EXCL_K			ARMPMU_EXCLUDE_KERNEL
 #define EXCL_U			ARMPMU_EXCLUDE_USER
-#define CYCLE_BIT		(1U << ARMPMU_CYCLE_COUNTER)
 
 #define MAX_PROCS		16
 #define MAX_THREADS		64
@@ -561,7 +560,7 @@ static int pick_fd(struct worker *w, const char **kind, int *slot)
 
 enum argkind {
 	A_NONE, A_CPU, A_INDEX, A_EVENT, A_DIVIDER, A_FLAGS, A_VALUE, A_STATUS,
-	A_OUT, A_ATTACH, A_FILE, A_FILE_ID, A_REGS, A_PACKED,
+	A_OUT, A_ATTACH, A_FILE, A_FILE_ID, A_REGS,
 };
 
 static const struct ioc_desc {
@@ -587,7 +586,6 @@ static const struct ioc_desc {
 	{ "FILE_STATUS", ARMPMU_IOC_FILE_STATUS, A_FILE, sizeof(struct armpmu_file_status) },
 	{ "RELEASE_FILE", ARMPMU_IOC_RELEASE_FILE, A_FILE_ID, sizeof(__u32) },
 	{ "REGS", ARMPMU_IOC_REGS, A_REGS, sizeof(struct armpmu_regs) },
-	{ "READ_PACKED", ARMPMU_IOC_READ_PACKED, A_PACKED, sizeof(struct armpmu_packed_counts) },
 };
 
 static const int only_efault[] = { EFAULT, 0 };
@@ -685,75 +683,6 @@ static void check_regs(struct worker *w, const struct call *c,
 			   r->num_counters, n, cpu < MAX_CPUS ? cpu_nc[cpu] : 0);
 }
 
-/* The counters a READ_PACKED asks for: this core's, and then not. */
-static __u32 packed_counters(struct worker *w)
-{
-	__u32 all = ((1U << num_counters) - 1) | CYCLE_BIT;
-
-	switch (below(w, 8)) {
-	case 0:
-	case 1:
-		return all;
-	case 2:
-		return CYCLE_BIT;
-	case 3:
-		return rnd(w) & all;
-	case 4:
-		return 0;
-	case 5:
-		return 1U << below(w, 32);
-	default:
-		return chance(w, 500) ? rnd(w) : all | 1U << below(w, 32);
-	}
-}
-
-/*
- * What READ_PACKED touches of its argument: the first 8 bytes are read;
- * from flags on, the header and value[] to its 8th entry are written (96
- * bytes in all) for up to 8 counters, the whole argument for more.
- */
-static size_t packed_touched(__u32 counters)
-{
-	return __builtin_popcount(counters) <= 8 ? ARMPMU_PACKED_HEADER_SIZE + 8 * sizeof(__u64) :
-						   sizeof(struct armpmu_packed_counts);
-}
-
-/*
- * READ_PACKED's outcome, @in what it was given: only EFAULT if it could not
- * read the in-fields; success only with what it writes writable, a
- * reserved field zero and counters the core has; then the in-fields left
- * as they were and a header that makes sense.
- */
-static void check_packed(struct worker *w, struct call *c, const struct ptr *p,
-			 const struct armpmu_packed_counts *in, int err)
-{
-	size_t touched = packed_touched(in->counters);
-	bool straddle = p->kind == PK_STRADDLE;
-	bool can_read = readable(p) || (straddle && p->fill_len >= 8);
-	bool can_write = writable(p) || (straddle && p->fill_len >= touched);
-	struct armpmu_packed_counts out;
-	__u32 n = (__u32)__builtin_popcount(in->counters);
-
-	done(w, c, OP_IOCTL, err, can_read ? only_not_enotty : only_efault);
-	if (err && err != EIO)
-		return;
-	if (!can_write) {
-		FAIL_AFTER(w, F_WRONG, c, "%s with a pointer it cannot write", tap_errname(err));
-		return;
-	}
-	if (in->reserved || ((in->counters & ~CYCLE_BIT) >> num_counters)) {
-		FAIL_AFTER(w, F_WRONG, c, "%s with counters %#x, reserved %#x",
-			   tap_errname(err), in->counters, in->reserved);
-		return;
-	}
-	memcpy(&out, p->fill, touched);
-	if (out.counters != in->counters || out.reserved || out.nr != n ||
-	    (out.flags & ~0xfU) || out.time_running > out.time_enabled ||
-	    !!(out.flags & ARMPMU_COUNTS_DISTURBED) != (err == EIO))
-		FAIL_AFTER(w, F_OUTPUT, c, "%s: counters %#x (asked %#x) nr %u (expected %u) flags %#x",
-			   tap_errname(err), out.counters, in->counters, out.nr, n, out.flags);
-}
-
 /*
  * One of the real ioctls, with arguments from the interesting values.
  * @watcher: the call goes to the never-bound private fd, so only calls that
@@ -774,7 +703,6 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		struct armpmu_attach at;
 		struct armpmu_file_status fst;
 		struct armpmu_regs regs;
-		struct armpmu_packed_counts pc;
 	} in, out;
 	const char *fdkind = "(watcher)";
 	struct call c;
@@ -861,12 +789,6 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		}
 		status_cpu = in.regs.cpu;
 		break;
-	case A_PACKED:
-		/* Only counters and reserved are read: the rest is noise. */
-		memset(&in, 0xa5, sizeof(in));
-		in.pc.counters = packed_counters(w);
-		in.pc.reserved = reserved(w);
-		break;
 	}
 
 	call_init(&c, d->name, fd, fdkind);
@@ -876,7 +798,6 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		p.kind = chance(w, 900) ? PK_NULL : PK_RANDOM;
 		p.addr = p.kind == PK_NULL ? 0 : (uintptr_t)rnd64(w);
 		p.fill = NULL;
-		p.fill_len = 0;
 	} else {
 		p = pick_ptr(w, d->size);
 		fill_ptr(&p, &in, d->size);
@@ -896,10 +817,6 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		case A_REGS:
 			call_arg(&c, in.regs.cpu);
 			call_arg(&c, in.regs.reserved[0]);
-			break;
-		case A_PACKED:
-			call_arg(&c, in.pc.counters);
-			call_arg(&c, in.pc.reserved);
 			break;
 		case A_STATUS:
 			call_arg(&c, in.st.cpu);
@@ -924,10 +841,6 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 	}
 	err = ioctl(fd, d->req, (void *)p.addr) < 0 ? errno : 0;
 
-	if (d->arg == A_PACKED) {
-		check_packed(w, &c, &p, &in.pc, err);
-		return;
-	}
 	if (d->arg != A_NONE && !readable(&p) && (d->arg != A_OUT)) {
 		/* Input copied first: a pointer it cannot read is EFAULT, always. */
 		done(w, &c, OP_IOCTL, err, only_efault);
@@ -1318,56 +1231,20 @@ static __u32 file_flags(int fd)
 }
 
 /*
- * Counters of this core: all, the top ones from some index on (as
- * libpmudev hands them out), or any of them; with the cycle counter or not.
- */
-static __u32 some_counters(struct worker *w)
-{
-	__u32 all = (1U << num_counters) - 1;
-
-	switch (below(w, 3)) {
-	case 0:
-		return all | CYCLE_BIT;
-	case 1:
-		return (all & ~((1U << below(w, num_counters)) - 1)) | CYCLE_BIT;
-	default:
-		return rnd(w) & (all | CYCLE_BIT);
-	}
-}
-
-/* @pc holds @counts's counts of the counters it asked for, in order. */
-static bool packed_matches(const struct armpmu_packed_counts *pc,
-			   const struct armpmu_counts *counts)
-{
-	unsigned int i, n = 0;
-
-	if (pc->nr != (__u32)__builtin_popcount(pc->counters) ||
-	    pc->flags != counts->flags || pc->time_enabled != counts->time_enabled ||
-	    pc->time_running != counts->time_running)
-		return false;
-	for (i = 0; i < num_counters; i++)
-		if ((pc->counters & (1U << i)) && pc->value[n++] != counts->events[i])
-			return false;
-	return !(pc->counters & CYCLE_BIT) || pc->value[n] == counts->cycles;
-}
-
-/*
- * SELECT, SET_EVENT, RESET, START, work, READ, STOP, READ, READ_PACKED:
- * what a real user does, so that counting runs while the garbage flies. On
- * a file only this thread uses, the snapshots must make sense: RUNNING
- * while started, not after STOP, counts that never go back, and a packed
- * read of some of them the same as the READ before it.
+ * SELECT, SET_EVENT, RESET, START, work, READ, STOP, READ: what a real user
+ * does, so that counting runs while the garbage flies. On a file only this
+ * thread uses, the snapshots must make sense: RUNNING while started, not
+ * after STOP, and counts that never go back.
  */
 static void op_counting(struct worker *w)
 {
 	unsigned int slot = 1 + below(w, PRIV_FDS - 1);
 	struct armpmu_event ev = { .event = EV_CPU_CYCLES, .flags = EXCL_K };
 	struct armpmu_counts a, b;
-	struct armpmu_packed_counts pc;
 	const char *k = "(private)";
 	struct call c;
 	__u32 v;
-	int fd, e_read_a, e_stop, e_read_b, e_start, e_reset, e_packed;
+	int fd, e_read_a, e_stop, e_read_b, e_start, e_reset;
 	bool excl, armed;
 
 	if (w->priv[slot] < 0 || chance(w, 100))
@@ -1406,10 +1283,6 @@ static void op_counting(struct worker *w)
 	e_stop = seq_call(w, fd, k, "STOP", ARMPMU_IOC_STOP, NULL, 0);
 	memset(&b, 0xa5, sizeof(b));
 	e_read_b = seq_call(w, fd, k, "READ", ARMPMU_IOC_READ, &b, 0);
-	memset(&pc, 0xa5, sizeof(pc));
-	pc.counters = some_counters(w);
-	pc.reserved = 0;
-	e_packed = seq_call(w, fd, k, "READ_PACKED", ARMPMU_IOC_READ_PACKED, &pc, pc.counters);
 
 	call_init(&c, "counting sequence", fd, excl ? "(private, this thread's only)" : k);
 	if (!e_read_a || e_read_a == EIO)
@@ -1423,12 +1296,6 @@ static void op_counting(struct worker *w)
 		FAIL_AFTER(w, F_OUTPUT, &c, "READ after START: RUNNING clear (flags %#x)", a.flags);
 	if (!e_stop && !e_read_b && (b.flags & ARMPMU_COUNTS_RUNNING))
 		FAIL_AFTER(w, F_OUTPUT, &c, "READ after STOP: RUNNING set (flags %#x)", b.flags);
-	/* Stopped, the counts stand still: READ_PACKED picks READ's. */
-	if (!e_stop && !e_read_b && !e_packed && !packed_matches(&pc, &b))
-		FAIL_AFTER(w, F_OUTPUT, &c,
-			   "READ_PACKED of counters %#x after STOP: nr %u, not READ's counts "
-			   "(cycles %llu, packed last %llu)", pc.counters, pc.nr, (ull)b.cycles,
-			   pc.nr && pc.nr <= ARMPMU_MAX_COUNTERS + 1 ? (ull)pc.value[pc.nr - 1] : 0ULL);
 	if (!e_reset && !e_read_a && !e_stop && !e_read_b &&
 	    (b.cycles < a.cycles || b.events[0] < a.events[0]))
 		FAIL_AFTER(w, F_OUTPUT, &c,

@@ -92,21 +92,6 @@ FIELD(struct armpmu_regs, counter, 168, 8 * 32);
 FIELD(struct armpmu_regs, reserved, 424, 16);
 
 /*
- * struct armpmu_packed_counts: 288 bytes, a 32-byte header (the in-fields,
- * then what READ_PACKED copies out), value[] 8-aligned on every ABI.
- */
-SIZE(struct armpmu_packed_counts, 288);
-FIELD(struct armpmu_packed_counts, counters, 0, 4);
-FIELD(struct armpmu_packed_counts, reserved, 4, 4);
-FIELD(struct armpmu_packed_counts, flags, 8, 4);
-FIELD(struct armpmu_packed_counts, nr, 12, 4);
-FIELD(struct armpmu_packed_counts, time_enabled, 16, 8);
-FIELD(struct armpmu_packed_counts, time_running, 24, 8);
-FIELD(struct armpmu_packed_counts, value, 32, 8 * 32);
-_Static_assert(ARMPMU_PACKED_HEADER_SIZE == offsetof(struct armpmu_packed_counts, value),
-	       "ARMPMU_PACKED_HEADER_SIZE is where value[] starts");
-
-/*
  * The ioctl numbers, spelt out: direction, size, magic 0xD5, number. The
  * same values on every architecture mean the same sizes everywhere.
  */
@@ -128,7 +113,6 @@ NUMBER(ARMPMU_IOC_ATTACH, 0x4010D50EU);
 NUMBER(ARMPMU_IOC_FILE_STATUS, 0xC030D50FU);
 NUMBER(ARMPMU_IOC_RELEASE_FILE, 0x4004D510U);
 NUMBER(ARMPMU_IOC_REGS, 0xC1B8D511U);
-NUMBER(ARMPMU_IOC_READ_PACKED, 0xC120D512U);
 
 /* The flag bits are distinct. */
 _Static_assert((ARMPMU_EXCLUDE_USER & ARMPMU_EXCLUDE_KERNEL) == 0, "event flags overlap");

@@ -443,40 +443,4 @@ struct armpmu_file_status {
  */
 #define ARMPMU_IOC_REGS		_IOWR(ARMPMU_IOC_MAGIC, 0x11, struct armpmu_regs)
 
-/*
- * ARMPMU_IOC_READ_PACKED argument: READ's snapshot cut to the counters the
- * caller names, their counts packed one after the other: for a caller that
- * uses few of the 31 counters.
- */
-struct armpmu_packed_counts {
-	__u32 counters;		/* in: the counters wanted: bit n event counter
-				 * n, bit 31 the cycle counter */
-	__u32 reserved;		/* in: zero */
-	__u32 flags;		/* out: ARMPMU_COUNTS_*, as READ's */
-	__u32 nr;		/* out: entries of value[]: the bits of counters */
-	__u64 time_enabled;	/* out: as READ's */
-	__u64 time_running;	/* out: as READ's */
-	/*
-	 * out: the wanted counters' counts, in the order of their bits in
-	 * counters (event counters by index, the cycle counter last); the
-	 * entries past nr hold nothing of use, and may be written
-	 */
-	__u64 value[ARMPMU_MAX_COUNTERS + 1];
-};
-
-/* The bytes of struct armpmu_packed_counts before value[]. */
-#define ARMPMU_PACKED_HEADER_SIZE	32
-
-/*
- * ARMPMU_IOC_READ_PACKED: READ (the same snapshot, with the same effect on
- * a file with no mode yet), copying out flags, nr, the two times and the
- * counts of @counters, packed: value[] up to its 8th entry, or whole for
- * more than 8 counters; counters and reserved are left as they were
- * (READ copies 280 bytes, READ_PACKED of up to 8 counters 88). EINVAL for a non-zero
- * reserved field or a bit of an event counter at or above num_counters;
- * EIO when the counters were disturbed, after filling the buffer all the
- * same, as READ.
- */
-#define ARMPMU_IOC_READ_PACKED	_IOWR(ARMPMU_IOC_MAGIC, 0x12, struct armpmu_packed_counts)
-
 #endif /* _UAPI_LINUX_ARMPMU_H */
