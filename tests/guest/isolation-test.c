@@ -211,6 +211,21 @@ static int program_work(int fd)
 	return err ? err : ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, EXCL_K);
 }
 
+/*
+ * Programs and starts the file, on a board that counts. One that never
+ * counts (no mode filter either, so lab's START is EOPNOTSUPP) still links
+ * and lets go of threads, which is what the verdicts below look at.
+ */
+static int start_work(int fd)
+{
+	int err;
+
+	if (!counting)
+		return 0;
+	err = program_work(fd);
+	return err ? err : ioc0(fd, ARMPMU_IOC_START);
+}
+
 /* ---- 1. an exec into another security domain ---- */
 
 struct exec_result {
@@ -256,8 +271,7 @@ static void exec_by_attach(void *arg)
 	at.tid = (__u32)pid;
 	r->err = dev_open(&fd);
 	r->err = r->err ? r->err : ioc(fd, ARMPMU_IOC_ATTACH, &at);
-	r->err = r->err ? r->err : program_work(fd);
-	r->err = r->err ? r->err : ioc0(fd, ARMPMU_IOC_START);
+	r->err = r->err ? r->err : start_work(fd);
 	if (write(go, "x", 1) != 1)
 		r->err = r->err ? r->err : EPIPE;
 	close(go);
@@ -276,8 +290,7 @@ static void exec_by_follow(void *arg)
 
 	r->err = dev_open(&fd);
 	r->err = r->err ? r->err : ioc(fd, ARMPMU_IOC_ATTACH, &at);
-	r->err = r->err ? r->err : program_work(fd);
-	r->err = r->err ? r->err : ioc0(fd, ARMPMU_IOC_START);
+	r->err = r->err ? r->err : start_work(fd);
 	pid = start_exec_child(&go);
 	if (pid < 0) {
 		r->err = r->err ? r->err : errno;
@@ -288,7 +301,8 @@ static void exec_by_follow(void *arg)
 		r->err = r->err ? r->err : EPIPE;
 	close(go);
 	waitpid(pid, NULL, 0);
-	r->err = r->err ? r->err : ioc0(fd, ARMPMU_IOC_STOP);
+	if (counting)
+		r->err = r->err ? r->err : ioc0(fd, ARMPMU_IOC_STOP);
 	r->err = r->err ? r->err : ioc(fd, ARMPMU_IOC_READ, &r->c);
 	dev_close(&fd);
 }
@@ -576,6 +590,11 @@ static void test_registers_after_close(void)
 	struct armpmu_regs regs;
 	int err, fd = -1;
 
+	if (!counting) {
+		tap_skip("a task-mode file stopped and closed leaves no count in any CPU's counters",
+			 "this board's PMU never counts");
+		return;
+	}
 	err = as_lab(count_on_each_cpu, &r, sizeof(r));
 	err = err ? err : r.err;
 	err = err ? err : dev_open(&fd);
