@@ -176,6 +176,14 @@ static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 {
 	const struct armpmu_caps *caps = armpmu_cpu_caps(smp_processor_id());
 
+	/*
+	 * The timer first, so that its cost is not counted as the thread's
+	 * work; if nothing loads, it finds nothing and stops.
+	 */
+	if (!tc->polling) {
+		tc->polling = true;
+		hrtimer_start(&tc->poll, poll_period(), HRTIMER_MODE_REL_PINNED_HARD);
+	}
 	/* A CPU-mode owner counts everything here, and other cores differ. */
 	if (armpmu_cpu_owned_here() || !caps || caps->midr != s->caps->midr ||
 	    armpmu_load_counters(&s->cfg, &tc->load)) {
@@ -184,10 +192,6 @@ static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 	}
 	tc->loaded = true;
 	tc->loaded_ns = now;
-	if (!tc->polling) {
-		tc->polling = true;
-		hrtimer_start(&tc->poll, poll_period(), HRTIMER_MODE_REL_PINNED_HARD);
-	}
 }
 
 /* @s's thread is running here: count it, if @s is started. */
@@ -337,7 +341,11 @@ static void exit_mm_hook(unsigned long ip, unsigned long parent_ip,
 	raw_spin_unlock_irqrestore(&links_lock, flags);
 }
 
-static struct ftrace_ops exit_mm_ops = { .func = exit_mm_hook };
+/* It cannot recurse: nothing it calls reaches exit_mm_release(). */
+static struct ftrace_ops exit_mm_ops = {
+	.func = exit_mm_hook,
+	.flags = FTRACE_OPS_FL_RECURSION,
+};
 static bool exit_mm_hooked;
 
 static void hook_exit_mm(void)

@@ -325,7 +325,7 @@ static void print_alias_intro(const struct subject *s, const struct here *here)
 /* The running CPU's core, through the device; none (and why) without one. */
 static void find_here(struct here *here)
 {
-	int err = cpu_pmu_info(&here->cpu, &here->info, true);
+	int err = cpu_pmu_info(&here->cpu, &here->info);
 
 	if (err == -ENOENT)
 		here->why = "no " DEVICE_PATH " (armpmu is not loaded), so no running core";

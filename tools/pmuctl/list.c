@@ -40,13 +40,13 @@ static void print_event(struct listing *l, uint32_t number, const char *name,
 		break;
 	case LIST_JSON:
 		printf("%s\n  {\"core\": ", l->first_json ? "" : ",");
-		json_string(stdout, l->core ? l->core : "unknown");
+		print_json_string(stdout, l->core ? l->core : "unknown");
 		printf(", \"number\": %u, \"name\": ", number);
-		json_string(stdout, name);
+		print_json_string(stdout, name);
 		printf(", \"group\": ");
-		json_string(stdout, group);
+		print_json_string(stdout, group);
 		printf(", \"own\": %s, \"description\": ", own ? "true" : "false");
-		json_string(stdout, description);
+		print_json_string(stdout, description);
 		putchar('}');
 		l->first_json = false;
 		break;
@@ -169,8 +169,10 @@ static int list_known(struct listing *l, const char *want)
 
 static int list_cpu(struct listing *l)
 {
-	if (cpu_pmu_info(&l->cpu, &l->info, false))
-		return EXIT_FAILURE;
+	int err = cpu_pmu_info(&l->cpu, &l->info);
+
+	if (err)
+		return explain_cpu_pmu_error(err, l->cpu);
 	l->core = pmudev_core_name(l->info.midr);
 	list_core(l);
 	return EXIT_SUCCESS;

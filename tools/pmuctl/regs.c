@@ -153,7 +153,7 @@ int cmd_regs(int argc, char **argv)
 	int cpu = -1, ret = parse_cpu_option(argc, argv, &cpu, regs_help), err;
 	cpu_set_t one;
 
-	if (ret >= 0)
+	if (ret)
 		return ret;
 	if (cpu < 0) {
 		cpu = sched_getcpu();
