@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/armpmu_arch.h>
+
 #include "stat-metrics.h"
 #include "stat-output.h"
 #include "tap.h"
@@ -30,7 +32,7 @@ static void add_counter(struct stat_run *run, const char *name, uint32_t event,
 	struct counter *c = &run->counters[run->ncounters++];
 
 	snprintf(c->name, sizeof(c->name), "%s", name);
-	c->idx = event == EV_CPU_CYCLES ? ARMPMU_CYCLE_COUNTER : (unsigned int)run->ncounters;
+	c->idx = event == ARMPMU_EV_CPU_CYCLES ? ARMPMU_CYCLE_COUNTER : (unsigned int)run->ncounters;
 	c->event = event;
 	for (int r = 0; r < run->runs; r++) {
 		c->sum += values[r];

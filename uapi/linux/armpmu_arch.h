@@ -78,6 +78,9 @@
 #define ARMPMU_EV_L2D_CACHE		0x16
 #define ARMPMU_EV_L2D_CACHE_REFILL	0x17
 #define ARMPMU_EV_BR_RETIRED		0x21
+#define ARMPMU_EV_BR_MIS_PRED_RETIRED	0x22
+#define ARMPMU_EV_STALL_FRONTEND	0x23
+#define ARMPMU_EV_STALL_BACKEND		0x24
 
 /*
  * The common events PMCEID0/1 describe: 0x00-0x3f in their low halves and,
