@@ -93,6 +93,9 @@ static inline void pmu_restore_selection(u32 sel)
  * counter's number in them: a switch over @idx, one case per counter (0
  * to 30), picks the instruction. PMU_EVCNTR_CASES(C) expands C(n) for each.
  * An @idx past 30 reads as 0 and writes nothing (the callers never pass one).
+ * Always inlined: GCC kept the switches out of line, and a call, its
+ * pointer authentication and return cost more than the PMSELR select
+ * they replace (make bench: READ 1,470 -> 1,646 instructions on the A72).
  */
 #define PMU_EVCNTR_CASES(C)						\
 	C(0) C(1) C(2) C(3) C(4) C(5) C(6) C(7) C(8) C(9)		\
@@ -114,7 +117,7 @@ static inline void pmu_evcntr_select(u32 idx)
 {
 }
 
-static inline u32 pmu_evcntr_read_type(u32 idx)
+static __always_inline u32 pmu_evcntr_read_type(u32 idx)
 {
 	switch (idx) {
 	PMU_EVCNTR_CASES(PMU_READ_EVTYPER)
@@ -122,14 +125,14 @@ static inline u32 pmu_evcntr_read_type(u32 idx)
 	return 0;
 }
 
-static inline void pmu_evcntr_write_type(u32 idx, u32 val)
+static __always_inline void pmu_evcntr_write_type(u32 idx, u32 val)
 {
 	switch (idx) {
 	PMU_EVCNTR_CASES(PMU_WRITE_EVTYPER)
 	}
 }
 
-static inline u64 pmu_evcntr_read(u32 idx)
+static __always_inline u64 pmu_evcntr_read(u32 idx)
 {
 	switch (idx) {
 	PMU_EVCNTR_CASES(PMU_READ_EVCNTR)
@@ -137,7 +140,7 @@ static inline u64 pmu_evcntr_read(u32 idx)
 	return 0;
 }
 
-static inline void pmu_evcntr_write(u32 idx, u64 val)
+static __always_inline void pmu_evcntr_write(u32 idx, u64 val)
 {
 	switch (idx) {
 	PMU_EVCNTR_CASES(PMU_WRITE_EVCNTR)
