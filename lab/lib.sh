@@ -39,7 +39,8 @@ retry() {
 # and bison build Kconfig and dtc for lab/debug-kernel. The cross compilers
 # are installed without recommends, so their C library headers are named:
 # libc6-*-cross alone is only the runtime. libkmod-dev and pkg-config build
-# pmuctl for the host; dkms is tests/host/dkms-test's subject;
+# pmuctl for the host; dkms builds the module from armpmu-dkms for the
+# package boards (tests/host/deb-board);
 # device-tree-compiler's fdtput trims the Versatile Express device tree to
 # the CPUs QEMU gives (tools/pmu-vm); linux-perf's perf stat is the layout
 # pmuctl stat -x and --json are held against (tests/host/stat-format-test);
