@@ -241,7 +241,7 @@ uninstall:
 
 # They install, as root, the host packages they need on first use.
 check:
-	lab/host-packages
+	lab/host-packages --check
 	tests/run
 
 demo:

@@ -43,17 +43,20 @@ retry() {
 # package boards (tests/host/deb-board);
 # device-tree-compiler's fdtput trims the Versatile Express device tree to
 # the CPUs QEMU gives (tools/pmu-vm); linux-perf's perf stat is the layout
-# pmuctl stat -x and --json are held against (tests/host/stat-format-test);
-# lintian checks the Debian packages (tests/host/deb-test), which
-# lab/build-deb builds with debhelper, dh-dkms and crossbuild-essential in a
-# root of their own (mmdebstrap), not on the host.
+# pmuctl stat -x and --json are held against (tests/host/stat-format-test).
+# lab/build-deb builds the Debian packages with debhelper, dh-dkms and
+# crossbuild-essential in a root of its own (mmdebstrap), not on the host.
 lab_host_packages=(
 	qemu-system-arm make gcc libc6-dev cpio bc kmod sparse dwarves mmdebstrap
 	flex bison git pkg-config libkmod-dev dkms device-tree-compiler
 	gcc-arm-linux-gnueabihf libc6-armhf-cross libc6-dev-armhf-cross
 	gcc-aarch64-linux-gnu libc6-arm64-cross libc6-dev-arm64-cross
-	libelf1 libssl3 zlib1g linux-perf lintian
+	libelf1 libssl3 zlib1g linux-perf
 )
+# What make check needs besides (lab/host-packages --check): lintian, which
+# checks the packages (tests/host/deb-test) and brings about a hundred Perl
+# packages that make demo has no use for.
+lab_check_packages=(lintian)
 
 # Installs what is missing, one package at a time (several cross packages in
 # one apt-get call have failed with "held broken packages").
