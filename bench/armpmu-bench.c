@@ -7,8 +7,10 @@
  *   armpmu-bench direct    user-mode reads of the counters (PMUSERENR must
  *                          be open: the bench module does it)
  *   armpmu-bench perf      perf_event_open's group and single reads
- *   armpmu-bench switch    context switches: plain, with armpmu's probe
- *                          hooked, and with one of the two tasks counted
+ *   armpmu-bench switch [--perf]
+ *                          context switches: plain, with armpmu's probe
+ *                          hooked, and with one of the two tasks counted;
+ *                          with --perf, that task counted by perf instead
  *
  * Under QEMU's -icount shift=0 the guest's CLOCK_MONOTONIC advances exactly
  * one nanosecond per instruction retired, in steps of 16 ns (the 62.5 MHz
@@ -29,6 +31,7 @@
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +77,7 @@ struct bench {
 	volatile unsigned long *partner_yields;	/* its yields, shared */
 	pid_t sleeper;			/* holds a task-mode file, asleep */
 	int task_fd;			/* this process's own task-mode file */
+	int perf_task[PERF_MAX_EVENTS];	/* this process counted by perf */
 };
 
 typedef int (*op_fn)(struct bench *b);
@@ -758,14 +762,84 @@ static int report_switch(const char *name, struct bench *b, double *per_switch)
 }
 
 /*
+ * The counted switch again, with perf doing the counting: this process
+ * alone (perf events are not inherited by the partner forked afterwards),
+ * a group of the same events as the counted file's (the cycle counter and
+ * INST_RETIRED on every event counter, user mode), enabled at once. No
+ * armpmu file is open and the probe is let go by now, so perf has every
+ * counter and nothing of armpmu's runs on a switch.
+ */
+static int open_perf_task(struct bench *b)
+{
+	int nr = b->num_counters + 1;
+
+	if (nr > PERF_MAX_EVENTS)
+		return 1;
+	for (int i = 0; i < nr; i++) {
+		b->perf_task[i] = perf_open(i ? PERF_COUNT_HW_INSTRUCTIONS : PERF_COUNT_HW_CPU_CYCLES,
+					    i ? b->perf_task[0] : -1,
+					    PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+					    PERF_FORMAT_TOTAL_TIME_RUNNING);
+		if (b->perf_task[i] < 0) {
+			fprintf(stderr, "armpmu-bench: perf_event_open (event %d of the counted group): %s\n",
+				i, strerror(errno));
+			while (i--)
+				close(b->perf_task[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Perf counted every event all the time the process ran (no multiplexing,
+ * no counter lost to anyone): so its switches did save and load them.
+ */
+static int check_perf_task(struct bench *b)
+{
+	int nr = b->num_counters + 1;
+	/* nr, time_enabled, time_running, then one value per event */
+	uint64_t buf[3 + PERF_MAX_EVENTS];
+	size_t len = (3 + nr) * sizeof(uint64_t);
+	int bad;
+
+	if (read(b->perf_task[0], buf, len) != (ssize_t)len) {
+		perror("armpmu-bench: read of perf's counted group");
+		return 1;
+	}
+	bad = buf[0] != (uint64_t)nr || !buf[1] || buf[2] != buf[1];
+	for (int i = 0; i < nr; i++)
+		bad |= !buf[3 + i];
+	if (bad)
+		fprintf(stderr, "armpmu-bench: perf's counted group: %llu events, running %llu of %llu ns, cycles %llu\n",
+			(unsigned long long)buf[0], (unsigned long long)buf[2],
+			(unsigned long long)buf[1], (unsigned long long)buf[3]);
+	return bad;
+}
+
+static int run_perf_switch(struct bench *b)
+{
+	double counted;
+	int bad;
+
+	if (open_perf_task(b))
+		return 1;
+	bad = report_switch("perf_context_switch_counted", b, &counted) || check_perf_task(b);
+	for (int i = b->num_counters; i >= 0; i--)
+		close(b->perf_task[i]);
+	return bad;
+}
+
+/*
  * Context switches on this CPU (the only one, under icount), between two
  * SCHED_FIFO processes of the same priority: plain, with
  * nothing hooked; hooked, while a sleeping third process holds a task-mode
  * file; counted, this process counting itself. Then, everything closed
  * and the probe let go, plain again: the figure must come back, or
- * something stayed hooked.
+ * something stayed hooked. With @with_perf, last, this process counted by
+ * perf with the same events.
  */
-static int run_switch(struct bench *b)
+static int run_switch(struct bench *b, bool with_perf)
 {
 	double plain, hooked, counted, again;
 	int bad;
@@ -798,15 +872,17 @@ static int run_switch(struct bench *b)
 			again, plain);
 		return 1;
 	}
-	return 0;
+	return with_perf ? run_perf_switch(b) : 0;
 }
 
 int main(int argc, char **argv)
 {
 	static struct bench b;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: armpmu-bench armpmu|direct|perf|switch\n");
+	bool with_perf = argc == 3 && !strcmp(argv[1], "switch") && !strcmp(argv[2], "--perf");
+
+	if (argc != 2 && !with_perf) {
+		fprintf(stderr, "usage: armpmu-bench armpmu|direct|perf|switch [--perf]\n");
 		return 2;
 	}
 	if (pin_here())
@@ -818,7 +894,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "perf"))
 		return run_perf(&b);
 	if (!strcmp(argv[1], "switch"))
-		return run_switch(&b);
+		return run_switch(&b, with_perf);
 	fprintf(stderr, "armpmu-bench: unknown part %s (armpmu, direct, perf or switch)\n", argv[1]);
 	return 2;
 }

@@ -16,6 +16,8 @@
 #    no task-mode file has been open for longer than the driver keeps its
 #    probe, and checks that nothing is open. Its two processes run
 #    SCHED_FIFO, so lab gets RLIMIT_RTPRIO 1 (busybox su keeps limits).
+#    With --perf, last, the same side counted by perf with the same events
+#    (perf_event_paranoid is still -1 from part 3).
 # Prints armpmu-bench's @bench lines; exits non-zero if a part failed.
 status=0
 su lab -c 'armpmu-bench armpmu' || status=1
@@ -30,5 +32,7 @@ if [ "$1" = --perf ]; then
 	sysctl -q -w kernel.perf_event_paranoid=-1 || status=1
 	su lab -c 'armpmu-bench perf' || status=1
 fi
-(ulimit -r 1 && su lab -c 'armpmu-bench switch') || status=1
+switch='armpmu-bench switch'
+[ "$1" = --perf ] && switch="$switch --perf"
+(ulimit -r 1 && su lab -c "$switch") || status=1
 exit $status

@@ -127,7 +127,17 @@ struct armpmu_session {
 	int cpu;			/* CPU mode: the bound CPU, or -1 */
 	const struct armpmu_caps *caps;	/* of the bound CPU, or of the CPU
 					 * that chose task mode */
-	bool kernel_allowed;
+	bool kernel_allowed;		/* CAP_PERFMON or CAP_SYS_ADMIN at open */
+	/*
+	 * The opener, as open() found it: whom the file may count, wherever
+	 * the descriptor goes. @file is for process context only (an ioctl
+	 * holds it); the probes read @opener_cred, freed with the session.
+	 */
+	struct file *file;
+	const struct cred *opener_cred;
+	struct pid *opener_tgid;
+	u64 opener_exec_id;		/* its self_exec_id then */
+	bool opener_ptrace;		/* CAP_SYS_PTRACE in the initial namespace */
 	struct pid *owner_pid;		/* the process that chose the mode */
 	kuid_t owner_uid;
 	u32 selected;
@@ -137,8 +147,11 @@ struct armpmu_session {
 	struct list_head tasks;		/* counted threads, under the links lock */
 	struct pid *target_pid;		/* the thread attached first */
 	bool follow;
+	bool on_exec;			/* START arms; a counted thread's exec starts */
+	bool armed;			/* started, waiting for that exec */
 	bool closing;			/* no more loads: the file is going */
 	bool incomplete;
+	bool exec_left;			/* a thread was let go at its exec */
 	struct rcu_head rcu;
 
 	/* counting state */
@@ -207,8 +220,8 @@ int armpmu_load_counters(struct armpmu_config *cfg, struct armpmu_load *ld);
 bool armpmu_look_counters(const struct armpmu_config *cfg, struct armpmu_load *ld,
 			  u64 *total);
 void armpmu_rebase_counters(const struct armpmu_config *cfg, struct armpmu_load *ld);
-bool armpmu_pause_counters(const struct armpmu_config *cfg,
-			   struct armpmu_load *ld, u64 *total, bool check_enable);
+bool armpmu_pause_counters(const struct armpmu_config *cfg, struct armpmu_load *ld,
+			   u64 *total, bool check_enable, bool zero);
 void armpmu_stop_own_counters(const struct armpmu_config *cfg);
 void armpmu_release_pmcr(void);
 void armpmu_clear_counters(const struct armpmu_config *cfg);
@@ -243,8 +256,9 @@ u32 armpmu_task_counting(void);
 int armpmu_read_regs(struct armpmu_regs *regs);
 
 /* session.c: the file's operations, in process context. */
-void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed);
+void armpmu_session_init(struct armpmu_session *s, struct file *file);
 void armpmu_session_release(struct armpmu_session *s);
+void armpmu_session_free(struct armpmu_session *s);
 int armpmu_session_bind(struct armpmu_session *s, u32 cpu);
 int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info);
 int armpmu_session_select(struct armpmu_session *s, u32 idx);

@@ -17,8 +17,7 @@ static int armpmu_open(struct inode *inode, struct file *file)
 
 	if (!s)
 		return -ENOMEM;
-	/* Decided once, from the opener's credentials, like perf does. */
-	armpmu_session_init(s, perfmon_capable());
+	armpmu_session_init(s, file);
 	file->private_data = s;
 	return stream_open(inode, file);
 }
@@ -28,9 +27,7 @@ static int armpmu_release(struct inode *inode, struct file *file)
 	struct armpmu_session *s = file->private_data;
 
 	armpmu_session_release(s);
-	mutex_destroy(&s->lock);
-	/* A context-switch probe may have found a task-mode file just now. */
-	kfree_rcu(s, rcu);
+	armpmu_session_free(s);
 	return 0;
 }
 

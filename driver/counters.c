@@ -260,25 +260,36 @@ void armpmu_rebase_counters(const struct armpmu_config *cfg, struct armpmu_load 
  * then read, so nothing counts after the pause. False if they were
  * disturbed (what is still ours is stopped then, and nothing folded in).
  * PMCR is left as it is: the caller knows whether counting ends here.
+ * With @zero, each counter is zeroed once read (task mode: a thread's
+ * counts never stay in a PMU it left; the next load takes its base anew).
  */
-bool armpmu_pause_counters(const struct armpmu_config *cfg,
-			   struct armpmu_load *ld, u64 *total, bool check_enable)
+bool armpmu_pause_counters(const struct armpmu_config *cfg, struct armpmu_load *ld,
+			   u64 *total, bool check_enable, bool zero)
 {
 	u32 mask = armpmu_counters(cfg);
 	unsigned int idx;
 
 	if (control_disturbed(cfg, check_enable) || still_ours(cfg) != mask) {
 		armpmu_stop_own_counters(cfg);
+		if (zero)
+			armpmu_clear_counters(cfg);
 		return false;
 	}
 	pmu_disable(mask);
 	for_each_event_counter(idx, cfg->programmed) {
 		pmu_select(idx);
 		ld->now[idx] = pmu_read_selected_counter();
+		if (zero)
+			pmu_write_selected_counter(0);
 	}
-	if (fold(cfg, ld, total))
+	if (fold(cfg, ld, total)) {
+		if (zero)
+			pmu_write_counter(ARMPMU_CYCLE_IDX, 0);
 		return true;
+	}
 	armpmu_stop_own_counters(cfg);
+	if (zero)
+		armpmu_clear_counters(cfg);
 	return false;
 }
 

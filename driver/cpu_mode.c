@@ -84,7 +84,7 @@ static int start_counting(struct armpmu_session *s)
 static void pause_counting(struct armpmu_session *s, bool check_enable)
 {
 	take_time(s);
-	if (!armpmu_pause_counters(&s->cfg, &s->load, s->total, check_enable))
+	if (!armpmu_pause_counters(&s->cfg, &s->load, s->total, check_enable, false))
 		mark_disturbed(s);
 }
 

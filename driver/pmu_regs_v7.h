@@ -135,6 +135,11 @@ static inline u64 pmu_read_selected_counter(void)
 	return pmxevcntr_read();
 }
 
+static inline void pmu_write_selected_counter(u64 val)
+{
+	pmxevcntr_write(val);
+}
+
 /* PMSELR = 31 makes PMXEVTYPER the cycle counter's filter (PMUv2). */
 static inline u32 pmu_read_evtype(u32 idx)
 {
@@ -163,7 +168,7 @@ static inline void pmu_write_counter(u32 idx, u64 val)
 		return;
 	}
 	pmu_select(idx);
-	pmxevcntr_write(val);
+	pmu_write_selected_counter(val);
 }
 
 static inline u32 pmu_read_userenr(void)

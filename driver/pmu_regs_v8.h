@@ -92,6 +92,11 @@ static inline u64 pmu_read_selected_counter(void)
 	return read_sysreg(pmxevcntr_el0);
 }
 
+static inline void pmu_write_selected_counter(u64 val)
+{
+	write_sysreg(val, pmxevcntr_el0);
+}
+
 /* Index ARMPMU_CYCLE_IDX is the cycle counter, its type PMCCFILTR. */
 static inline u32 pmu_read_evtype(u32 idx)
 {
@@ -126,7 +131,7 @@ static inline void pmu_write_counter(u32 idx, u64 val)
 		return;
 	}
 	pmu_select(idx);
-	write_sysreg(val, pmxevcntr_el0);
+	pmu_write_selected_counter(val);
 }
 
 static inline u32 pmu_read_userenr(void)

@@ -7,9 +7,13 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/fs.h>
 #include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include "armpmu.h"
@@ -36,10 +40,20 @@ static void add_file(struct armpmu_session *s)
 	mutex_unlock(&files_lock);
 }
 
-void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed)
+/*
+ * Privilege is decided once, from the opener's credentials, as perf does;
+ * whom the file may count too, from the same credentials (task_mode.c).
+ */
+void armpmu_session_init(struct armpmu_session *s, struct file *file)
 {
+	bool kernel_allowed = perfmon_capable();
 	u32 filter = kernel_allowed ? 0 : ARMPMU_EXCLUDE_KERNEL;
 
+	s->file = file;
+	s->opener_cred = get_cred(file->f_cred);
+	s->opener_tgid = get_task_pid(current, PIDTYPE_TGID);
+	s->opener_exec_id = READ_ONCE(current->self_exec_id);
+	s->opener_ptrace = has_capability_noaudit(current, CAP_SYS_PTRACE);
 	mutex_init(&s->lock);
 	raw_spin_lock_init(&s->count_lock);
 	INIT_LIST_HEAD(&s->tasks);
@@ -49,6 +63,22 @@ void armpmu_session_init(struct armpmu_session *s, bool kernel_allowed)
 	armpmu_config_set_evtype(&s->cfg, ARMPMU_CYCLE_IDX,
 				 armpmu_backend.encode_evtype(0, filter));
 	armpmu_cpu_mode_init(s);
+}
+
+static void free_session(struct rcu_head *head)
+{
+	struct armpmu_session *s = container_of(head, struct armpmu_session, rcu);
+
+	put_cred(s->opener_cred);
+	kfree(s);
+}
+
+/* After release: a probe may have found a task-mode file just now. */
+void armpmu_session_free(struct armpmu_session *s)
+{
+	mutex_destroy(&s->lock);
+	put_pid(s->opener_tgid);
+	call_rcu(&s->rcu, free_session);
 }
 
 void armpmu_session_release(struct armpmu_session *s)
@@ -80,6 +110,8 @@ int armpmu_session_file_status(const struct armpmu_session *caller,
 			st->flags |= ARMPMU_FILE_RUNNING;
 		if (s->follow)
 			st->flags |= ARMPMU_FILE_FOLLOW;
+		if (READ_ONCE(s->armed))
+			st->flags |= ARMPMU_FILE_ARMED;
 		if (s == caller)
 			st->flags |= ARMPMU_FILE_CALLER;
 		st->owner_pid = pid_vnr(s->owner_pid);

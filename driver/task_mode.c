@@ -5,9 +5,13 @@
  * Each counted thread has a link to its file in a hash keyed by the
  * task_struct. A probe on the scheduler's sched_switch tracepoint (found by
  * name: the tracepoint is not exported) saves the outgoing thread's counts
- * into its file and loads the incoming thread's configuration into this
- * CPU's PMU. Probes on sched_process_fork and sched_process_exit follow new
- * threads and children (when asked) and let go of threads that exit. The
+ * into its file, zeroing the counters it leaves, and loads the incoming
+ * thread's configuration into this CPU's PMU. Probes on sched_process_fork
+ * and sched_process_exit follow new threads and children (when asked) and
+ * let go of threads that exit; probes on an exec start armed files
+ * (task_rename, where perf's enable_on_exec takes effect) and let go of a
+ * thread the exec made one the opener may not count (sched_process_exec,
+ * once the new credentials are committed). The
  * probes are registered while at least one task-mode file exists, and
  * unregistered a second after the last one closes, so a program opening
  * and closing files does not wait for a grace period each time.
@@ -19,23 +23,35 @@
  * the state (which file is loaded here, the hardware as last seen) only
  * ever on this CPU with interrupts off. Files and links are freed after an
  * RCU grace period, since a probe may have found them just before.
+ *
+ * Who may be counted is the opener's business, never the caller's: every
+ * way a thread comes to be counted (ATTACH, the first thread to use the
+ * file, FOLLOW, an exec) is held against the credentials the file was
+ * opened with, by ptrace's read check with real credentials, as perf holds
+ * perf_event_open. ATTACH holds the target's exec_update_lock from its
+ * check to the link, so an exec cannot slip between them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/binfmts.h>
 #include <linux/capability.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cred.h>
+#include <linux/fs.h>
 #include <linux/hash.h>
 #include <linux/hashtable.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <trace/events/sched.h>
+#include <trace/events/task.h>
 #include "armpmu.h"
 
 struct task_link {
@@ -58,6 +74,12 @@ struct task_cpu {
 	u64 in_ns;			/* when that thread came in */
 	u64 loaded_ns;			/* when its counters were loaded */
 	struct armpmu_load load;
+	/*
+	 * @poll is queued here while loaded counters need it. A CPU going
+	 * down hands its queued timers to another CPU: poll_task_cpu() lets
+	 * such a one die, and the CPU coming back cancels it and starts
+	 * afresh (task_cpu_online).
+	 */
 	bool polling;
 	struct hrtimer poll;
 };
@@ -102,6 +124,7 @@ static void drop_disturbed(struct task_cpu *tc)
 	struct armpmu_session *s = tc->cur;
 
 	armpmu_stop_own_counters(&s->cfg);
+	armpmu_clear_counters(&s->cfg);
 	s->disturbed = true;
 	tc->loaded = false;
 }
@@ -116,13 +139,16 @@ static void look(struct task_cpu *tc, u64 now)
 		drop_disturbed(tc);
 }
 
-/* Count what ran on this CPU since it was loaded, and stop counting here. */
+/*
+ * Count what ran on this CPU since it was loaded, and stop counting here,
+ * leaving zeroed counters: none of the thread's counts stay behind.
+ */
 static void unload(struct task_cpu *tc, u64 now)
 {
 	struct armpmu_session *s = tc->cur;
 
 	take_time(tc, now);
-	if (!armpmu_pause_counters(&s->cfg, &tc->load, s->total, true))
+	if (!armpmu_pause_counters(&s->cfg, &tc->load, s->total, true, true))
 		s->disturbed = true;
 	else if (s->cfg.divider)
 		armpmu_release_pmcr();
@@ -190,7 +216,12 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 		switch_in(tc, s);
 }
 
-/* A followed thread's new thread or child is counted into the same file. */
+/*
+ * A followed thread's new thread or child is counted into the same file.
+ * It needs no check of its own: a fork copies the parent's credentials and
+ * dumpability, which passed the opener's check at the attach or since the
+ * parent's last exec, and only an exec can widen them again.
+ */
 static void probe_sched_process_fork(void *data, struct task_struct *parent,
 				     struct task_struct *child)
 {
@@ -238,31 +269,140 @@ static void unlink_task(struct task_link *link)
 	call_rcu(&link->rcu, free_link);
 }
 
-/* An exiting thread (current): its counts go to its file, and it goes. */
-static void probe_sched_process_exit(void *data, struct task_struct *task)
+/*
+ * Let go of @task (current): what it counted so far goes to its file,
+ * which it leaves. Under links_lock; returns the file it left, or NULL.
+ */
+static struct armpmu_session *let_go(struct task_struct *task)
 {
+	struct armpmu_session *s;
 	struct task_cpu *tc;
 	struct task_link *link;
-	unsigned long flags;
-	bool counted;
 
-	/* Every exit in the system comes here: most are nobody's. */
-	rcu_read_lock();
-	counted = file_of(task);
-	rcu_read_unlock();
-	if (!counted)
-		return;
-	raw_spin_lock_irqsave(&links_lock, flags);
 	hash_for_each_possible(task_links, link, hash, (unsigned long)task) {
 		if (link->task != task)
 			continue;
+		s = link->s;
 		tc = this_cpu_ptr(&task_cpus);
-		if (tc->cur == link->s && task == current)
+		if (tc->cur == s && task == current)
 			switch_out(tc);
 		unlink_task(link);
-		break;
+		return s;
+	}
+	return NULL;
+}
+
+/*
+ * An exiting thread (current): its counts go to its file, and it goes.
+ * Always under links_lock, although most exits are nobody's: an ATTACH
+ * that found the thread not yet exiting under the same lock is then
+ * certain to be seen here.
+ */
+static void probe_sched_process_exit(void *data, struct task_struct *task)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&links_lock, flags);
+	let_go(task);
+	raw_spin_unlock_irqrestore(&links_lock, flags);
+}
+
+static bool same_ids(const struct cred *opener, const struct cred *t)
+{
+	return uid_eq(opener->uid, t->euid) && uid_eq(opener->uid, t->suid) &&
+	       uid_eq(opener->uid, t->uid) && gid_eq(opener->gid, t->egid) &&
+	       gid_eq(opener->gid, t->sgid) && gid_eq(opener->gid, t->gid);
+}
+
+/* The capability rule of Linux's commoncap: nothing the opener lacks. */
+static bool caps_within(const struct cred *opener, const struct cred *t)
+{
+	return opener->user_ns == t->user_ns &&
+	       cap_issubset(t->cap_permitted, opener->cap_permitted);
+}
+
+/*
+ * May @s go on counting current, which has just executed a program? The
+ * ptrace check again, in a probe's terms: no capability is asked of the
+ * security modules here, so an opener without CAP_PERFMON, CAP_SYS_ADMIN
+ * or CAP_SYS_PTRACE in the initial namespace needs the same IDs, no fewer
+ * capabilities and a dumpable result: a set-user-ID, set-group-ID or
+ * file-capability program, or one the thread may execute but not read,
+ * is let go.
+ */
+static bool may_go_on(const struct armpmu_session *s)
+{
+	const struct cred *tcred;
+	bool ok;
+
+	if (s->kernel_allowed || s->opener_ptrace)
+		return true;
+	rcu_read_lock();
+	tcred = __task_cred(current);
+	ok = same_ids(s->opener_cred, tcred) && caps_within(s->opener_cred, tcred);
+	rcu_read_unlock();
+	return ok && get_dumpable(current->mm) == SUID_DUMP_USER;
+}
+
+/*
+ * After an exec's new credentials are committed and before the new program
+ * runs: a thread its file's opener may no longer count is let go, and the
+ * counts say so.
+ */
+static void probe_sched_process_exec(void *data, struct task_struct *task,
+				     pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct armpmu_session *s;
+	unsigned long flags;
+
+	rcu_read_lock();
+	s = file_of(current);
+	if (!s || may_go_on(s)) {
+		rcu_read_unlock();
+		return;
+	}
+	raw_spin_lock_irqsave(&links_lock, flags);
+	s = let_go(current);
+	if (s) {
+		raw_spin_lock(&s->count_lock);
+		s->exec_left = true;
+		s->incomplete = true;
+		raw_spin_unlock(&s->count_lock);
 	}
 	raw_spin_unlock_irqrestore(&links_lock, flags);
+	rcu_read_unlock();
+}
+
+/*
+ * An armed file starts counting at its thread's exec, at the point where
+ * perf's enable_on_exec does: task_rename fires there, the old program's
+ * image gone and the new one's credentials not yet committed (so the probe
+ * above still sees the file, and lets go of what it may not count).
+ */
+static void probe_task_rename(void *data, struct task_struct *task, const char *comm)
+{
+	struct task_cpu *tc = this_cpu_ptr(&task_cpus);
+	struct armpmu_session *s;
+	unsigned long flags;
+
+	if (task != current || !current->in_execve)
+		return;
+	rcu_read_lock();
+	s = file_of(current);
+	if (s && READ_ONCE(s->armed)) {
+		local_irq_save(flags);
+		raw_spin_lock(&s->count_lock);
+		if (s->armed && !s->closing) {
+			s->armed = false;
+			s->on_exec = false;
+			s->running = true;
+		}
+		raw_spin_unlock(&s->count_lock);
+		if (!tc->cur)
+			switch_in(tc, s);
+		local_irq_restore(flags);
+	}
+	rcu_read_unlock();
 }
 
 static enum hrtimer_restart poll_task_cpu(struct hrtimer *timer)
@@ -270,8 +410,13 @@ static enum hrtimer_restart poll_task_cpu(struct hrtimer *timer)
 	struct task_cpu *tc = container_of(timer, struct task_cpu, poll);
 	struct armpmu_session *s = tc->cur;
 
-	/* A timer migrated off a dead CPU must not read another CPU's PMU. */
-	if (tc != this_cpu_ptr(&task_cpus) || !s || !tc->loaded) {
+	/*
+	 * A timer migrated off a dead CPU must not read another CPU's PMU,
+	 * nor touch that CPU's state: task_cpu_online() takes it from here.
+	 */
+	if (tc != this_cpu_ptr(&task_cpus))
+		return HRTIMER_NORESTART;
+	if (!s || !tc->loaded) {
 		tc->polling = false;
 		return HRTIMER_NORESTART;
 	}
@@ -281,6 +426,25 @@ static enum hrtimer_restart poll_task_cpu(struct hrtimer *timer)
 	hrtimer_forward_now(timer, poll_period());
 	return HRTIMER_RESTART;
 }
+
+/*
+ * A CPU coming online, on that CPU before any user thread runs there: its
+ * poll timer may have been handed to another CPU when it went down, and
+ * may still be queued there. Cancelled, so that the next load starts it
+ * here again; otherwise counters loaded here would run with no poll.
+ */
+static int task_cpu_online(unsigned int cpu)
+{
+	struct task_cpu *tc = per_cpu_ptr(&task_cpus, cpu);
+
+	hrtimer_cancel(&tc->poll);
+	local_irq_disable();
+	tc->polling = false;
+	local_irq_enable();
+	return 0;
+}
+
+static enum cpuhp_state task_cpu_state;
 
 /* ---- the probes' registration ---- */
 
@@ -294,6 +458,8 @@ static struct probe probes[] = {
 	{ "sched_switch", probe_sched_switch },
 	{ "sched_process_fork", probe_sched_process_fork },
 	{ "sched_process_exit", probe_sched_process_exit },
+	{ "sched_process_exec", probe_sched_process_exec },
+	{ "task_rename", probe_task_rename },
 };
 
 static DEFINE_MUTEX(hook_lock);
@@ -363,11 +529,14 @@ static void unhook_later(void)
 int armpmu_task_mode_init(void)
 {
 	unsigned int i, cpu;
+	int ret;
 
 	/* Compile-time checks that the probes match the kernel's prototypes. */
 	check_trace_callback_type_sched_switch(probe_sched_switch);
 	check_trace_callback_type_sched_process_fork(probe_sched_process_fork);
 	check_trace_callback_type_sched_process_exit(probe_sched_process_exit);
+	check_trace_callback_type_sched_process_exec(probe_sched_process_exec);
+	check_trace_callback_type_task_rename(probe_task_rename);
 
 	for_each_kernel_tracepoint(find_tracepoint, NULL);
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
@@ -382,6 +551,11 @@ int armpmu_task_mode_init(void)
 		hrtimer_init(&tc->poll, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		tc->poll.function = poll_task_cpu;
 	}
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "misc/armpmu:task",
+					task_cpu_online, NULL);
+	if (ret < 0)
+		return ret;
+	task_cpu_state = ret;
 	return 0;
 }
 
@@ -394,6 +568,7 @@ void armpmu_task_mode_exit(void)
 	if (hooked)
 		unhook();
 	mutex_unlock(&hook_lock);
+	cpuhp_remove_state_nocalls(task_cpu_state);
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu_ptr(&task_cpus, cpu)->poll);
 	/* Links and files freed by call_rcu must be gone with the module. */
@@ -402,26 +577,50 @@ void armpmu_task_mode_exit(void)
 
 /* ---- the file's side, in process context ---- */
 
-/* May the caller count @task? The ptrace rule without the LSM hooks. */
-static bool may_count(struct task_struct *task)
+/*
+ * A thread of the opener's own process, which has executed no program
+ * since the open: ptrace lets a thread group read itself whatever its
+ * credentials, but an exec may have made it someone else.
+ */
+static bool openers_own(const struct armpmu_session *s, struct task_struct *task)
 {
-	const struct cred *cred = current_cred(), *tcred;
-	struct mm_struct *mm;
-	bool same, dumpable;
+	return task_tgid(task) == s->opener_tgid &&
+	       READ_ONCE(task->self_exec_id) == s->opener_exec_id;
+}
 
-	if (task == current || perfmon_capable() || capable(CAP_SYS_PTRACE))
+/*
+ * May @s's opener count @task? perf_event_open's rule: CAP_PERFMON (or
+ * CAP_SYS_ADMIN), or ptrace_may_access(PTRACE_MODE_READ_REALCREDS), which
+ * is not exported, so it is spelt out here with the opener's credentials:
+ * the same thread group; the opener's real IDs equal to all of the
+ * target's (or CAP_SYS_PTRACE over its user namespace); commoncap's
+ * capability subset in one user namespace (or that capability again); a
+ * dumpable target (or CAP_SYS_PTRACE over its memory's namespace). The
+ * other security modules' ptrace hooks are not reachable from a module.
+ * Process context; under task_lock, as ptrace reads task->mm.
+ */
+static bool may_count(const struct armpmu_session *s, struct task_struct *task)
+{
+	const struct cred *cred = s->opener_cred, *tcred;
+	struct file *f = s->file;
+	struct mm_struct *mm;
+	bool ok;
+
+	if (s->kernel_allowed || openers_own(s, task))
 		return true;
+	task_lock(task);
 	rcu_read_lock();
 	tcred = __task_cred(task);
-	same = uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
-	       uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
-	       gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid);
+	ok = (same_ids(cred, tcred) && caps_within(cred, tcred)) ||
+	     file_ns_capable(f, tcred->user_ns, CAP_SYS_PTRACE);
 	rcu_read_unlock();
-	mm = get_task_mm(task);
-	dumpable = mm && get_dumpable(mm) == SUID_DUMP_USER;
-	if (mm)
-		mmput(mm);
-	return same && dumpable;
+	/* Dumpability after the credentials, as ptrace reads them. */
+	smp_rmb();
+	mm = task->mm;
+	if (ok && mm && get_dumpable(mm) != SUID_DUMP_USER)
+		ok = file_ns_capable(f, mm->user_ns, CAP_SYS_PTRACE);
+	task_unlock(task);
+	return ok;
 }
 
 static struct task_struct *find_thread(u32 tid)
@@ -509,6 +708,7 @@ static void zero_counts(struct armpmu_session *s)
 	s->time_running = 0;
 	s->disturbed = false;
 	s->incomplete = false;
+	s->exec_left = false;
 }
 
 /*
@@ -552,6 +752,32 @@ static void on_this_file(struct armpmu_session *s, smp_call_func_t fn)
 		on_file_cpus(s, fn, false);
 }
 
+/*
+ * Link @task to @s, under links_lock: EBUSY if another file counts it,
+ * ESRCH if it is exiting. The exit probe takes the same lock after the
+ * thread is marked exiting, so a thread found not exiting here will be
+ * let go by it.
+ */
+static int link_task(struct armpmu_session *s, struct task_link *link)
+{
+	struct task_struct *task = link->task;
+	int ret = 0;
+
+	raw_spin_lock_irq(&links_lock);
+	rcu_read_lock();
+	if (READ_ONCE(task->flags) & PF_EXITING)
+		ret = -ESRCH;
+	else if (file_of(task))
+		ret = -EBUSY;
+	rcu_read_unlock();
+	if (!ret) {
+		hash_add_rcu(task_links, &link->hash, (unsigned long)task);
+		list_add(&link->node, &s->tasks);
+	}
+	raw_spin_unlock_irq(&links_lock);
+	return ret;
+}
+
 int armpmu_task_attach(struct armpmu_session *s, u32 tid, u32 flags)
 {
 	struct task_struct *task = find_thread(tid);
@@ -562,28 +788,22 @@ int armpmu_task_attach(struct armpmu_session *s, u32 tid, u32 flags)
 		ret = -ESRCH;
 		goto put;
 	}
-	if (!may_count(task)) {
-		ret = -EACCES;
-		goto put;
-	}
 	link = kzalloc(sizeof(*link), GFP_KERNEL);
 	ret = link ? hook() : -ENOMEM;
 	if (ret) {
 		kfree(link);
 		goto put;
 	}
-	s->follow = flags & ARMPMU_ATTACH_FOLLOW;
 	link->task = task;
 	link->s = s;
-	raw_spin_lock_irq(&links_lock);
-	rcu_read_lock();
-	ret = file_of(task) ? -EBUSY : 0;
-	rcu_read_unlock();
+	s->follow = flags & ARMPMU_ATTACH_FOLLOW;
+	s->on_exec = flags & ARMPMU_ATTACH_ENABLE_ON_EXEC;
+	/* From the check to the link, no exec changes who the thread is. */
+	ret = down_read_killable(&task->signal->exec_update_lock);
 	if (!ret) {
-		hash_add_rcu(task_links, &link->hash, (unsigned long)task);
-		list_add(&link->node, &s->tasks);
+		ret = may_count(s, task) ? link_task(s, link) : -EACCES;
+		up_read(&task->signal->exec_update_lock);
 	}
-	raw_spin_unlock_irq(&links_lock);
 	if (!ret) {
 		s->target_pid = get_task_pid(task, PIDTYPE_PID);
 		return 0;
@@ -660,12 +880,18 @@ static int task_start(struct armpmu_session *s)
 {
 	if (s->disturbed)
 		return -EIO;
-	if (s->running)
+	if (s->running || s->armed)
 		return 0;
 	raw_spin_lock_irq(&s->count_lock);
-	s->running = true;
 	s->started = true;
+	/* Armed: the probe on the exec starts it. */
+	if (s->on_exec)
+		s->armed = true;
+	else
+		s->running = true;
 	raw_spin_unlock_irq(&s->count_lock);
+	if (s->armed)
+		return 0;
 	local_irq_disable();
 	load_if_current(s);
 	local_irq_enable();
@@ -678,6 +904,7 @@ static int task_stop(struct armpmu_session *s)
 {
 	raw_spin_lock_irq(&s->count_lock);
 	s->running = false;
+	s->armed = false;
 	s->started = false;
 	raw_spin_unlock_irq(&s->count_lock);
 	on_this_file(s, unload_here);
@@ -706,8 +933,9 @@ static int task_read(struct armpmu_session *s)
 		raw_spin_lock_irq(&s->count_lock);
 	}
 	/* Whatever the reason, counts that cover less than the time say so. */
-	ret = armpmu_snapshot(s, s->incomplete || s->time_running < s->time_enabled ?
-			      ARMPMU_COUNTS_INCOMPLETE : 0);
+	ret = armpmu_snapshot(s, (s->incomplete || s->time_running < s->time_enabled ?
+				  ARMPMU_COUNTS_INCOMPLETE : 0) |
+			      (s->exec_left ? ARMPMU_COUNTS_EXEC_LEFT : 0));
 	raw_spin_unlock_irq(&s->count_lock);
 	return ret;
 }
@@ -720,17 +948,6 @@ static int task_reset(struct armpmu_session *s)
 	if (s->running)
 		on_this_file(s, reset_here);
 	return 0;
-}
-
-static void clear_here(void *info)
-{
-	struct armpmu_session *s = info;
-	struct task_cpu *tc = this_cpu_ptr(&task_cpus);
-
-	if (tc->cur != s)
-		return;
-	switch_out(tc);
-	armpmu_clear_counters(&s->cfg);
 }
 
 /*
@@ -749,11 +966,13 @@ static void task_release(struct armpmu_session *s)
 	raw_spin_lock(&s->count_lock);
 	s->closing = true;
 	s->running = false;
+	s->armed = false;
 	raw_spin_unlock(&s->count_lock);
 	list_for_each_entry_safe(link, next, &s->tasks, node)
 		unlink_task(link);
 	raw_spin_unlock_irq(&links_lock);
-	on_file_cpus(s, clear_here, false);
+	/* Unloading zeroes: no CPU keeps the file's counts. */
+	on_file_cpus(s, unload_here, false);
 	unhook_later();
 	put_pid(s->target_pid);
 	s->target_pid = NULL;

@@ -520,7 +520,8 @@ static int by_distance(const void *a, const void *b)
 /*
  * The names the core @info describes has (all the architecture's without a
  * table; on ARMv7 without one, the first 30), and the aliases; with
- * @reported_only, less those the core reports it lacks.
+ * @reported_only, less those the core reports it lacks, aliases of such
+ * events included.
  */
 static size_t candidates(const char *name, const struct armpmu_info *info,
 			 bool reported_only, struct candidate *all)
@@ -529,8 +530,12 @@ static size_t candidates(const char *name, const struct armpmu_info *info,
 	const struct pmudev_event_info *list[MAX_CORE_EVENTS];
 	size_t n = 0, nr;
 
-	for (size_t i = 0; i < NR_ALIASES; i++)
+	for (size_t i = 0; i < NR_ALIASES; i++) {
+		/* An alias of what the core lacks would name the same lack again. */
+		if (reported_only && !core_has(info, core, resolve_alias(&aliases[i], info, core)))
+			continue;
 		all[n++] = (struct candidate){ aliases[i].alias, distance(name, aliases[i].alias) };
+	}
 	if (core) {
 		nr = core_event_list(core, list);
 	} else {

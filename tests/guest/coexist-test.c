@@ -300,8 +300,11 @@ static void test_reset_disturbed(void)
 	tap_errno(ioc0(fd, ARMPMU_IOC_RESET), 0, "RESET once perf is gone");
 	loop_n(SPIN);
 	err = read_counts(fd, &c);
-	tap_check(!err && c.flags == ARMPMU_COUNTS_RUNNING && c.events[0] >= SPIN &&
-		  c.cycles >= SPIN,
+	/*
+	 * Without icount both count host time, which a fast host spends in
+	 * fewer nanoseconds than the loop has trips: only "counting" holds.
+	 */
+	tap_check(!err && c.flags == ARMPMU_COUNTS_RUNNING && c.events[0] > 0 && c.cycles > 0,
 		  "after that RESET the file counts again, from zero",
 		  "%s, flags %#x, events[0] %llu, cycles %llu", tap_errname(err), c.flags,
 		  (ull)c.events[0], (ull)c.cycles);

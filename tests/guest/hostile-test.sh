@@ -5,17 +5,19 @@
 # failed test of its own. Exits 1 if a test failed.
 #
 #   sh hostile-test.sh [--calls N] [--seed N] [--functional CPU] [--kernel-checks]
-#                      [--no-counting]
+#                      [--no-counting] [--wrap] [--soak SECS]
 #
 # --functional CPU: armpmu-test --cpu CPU and task-test first (the debug kernel's lane);
 # --kernel-checks: debug-checks.sh last, for a debug kernel's reports;
 # --no-counting: QEMU's model of this board's PMU never counts (Cortex-A8,
-# A9): fuzz and stress-test check everything but counts.
+# A9): fuzz and stress-test check everything but counts; --wrap and --soak
+# SECS: isolation-test's long checks (a wrap across CPU hotplug, 5 s; lab
+# programs counting while CPU 1 goes off and on, SECS).
 #
 # Order matters: badinput-test and fuzz need the node udev gave to group
 # armpmu; stress-test unloads and loads the module, so it comes after them.
 
-calls=100000 seed=1 functional='' kernel_checks='' no_counting=''
+calls=100000 seed=1 functional='' kernel_checks='' no_counting='' wrap='' soak=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--calls) calls=$2; shift 2 ;;
@@ -23,8 +25,10 @@ while [ $# -gt 0 ]; do
 	--functional) functional=$2; shift 2 ;;
 	--kernel-checks) kernel_checks=1; shift ;;
 	--no-counting) no_counting=--no-counting; shift ;;
+	--wrap) wrap=--wrap; shift ;;
+	--soak) soak="--soak $2"; shift 2 ;;
 	*) echo "usage: sh hostile-test.sh [--calls N] [--seed N] [--functional CPU]" \
-		"[--kernel-checks] [--no-counting]" >&2; exit 2 ;;
+		"[--kernel-checks] [--no-counting] [--wrap] [--soak SECS]" >&2; exit 2 ;;
 	esac
 done
 
@@ -59,6 +63,9 @@ suite() {
 # Task mode's probe runs under the runqueue lock: the debug kernel's lockdep sees it.
 [ -z "$functional" ] || suite task-test
 suite badinput-test
+# Who a file may count: the attacks as lab, against the opener's credentials.
+# shellcheck disable=SC2086 # one word or none each
+suite isolation-test $no_counting $wrap $soak
 # shellcheck disable=SC2086 # $no_counting: one word or none
 suite fuzz --calls "$calls" --seed "$seed" $no_counting
 # ...and again while CPUs go offline and come back under the files.

@@ -473,6 +473,9 @@ static void test_core_messages(void)
 	struct armpmu_info a72 = core_info(0xd08, 10), a76 = core_info(0xd0b, 16);
 	struct armpmu_info a72_qemu = a72;
 	struct armpmu_info a5;
+	static const char *const lacked[] = {
+		"instructions", "INST_RETIRED", "instructions:u", "branch-misses", "cache-misses",
+	};
 	const char *note;
 
 	expect_event("BR_INDIRECT_SPEC", &a72, "Cortex-A72", 0x7a, 0);
@@ -513,6 +516,18 @@ static void test_core_messages(void)
 	/* A typo gets the name meant, which then says it is not counted here. */
 	expect_message("L1D_CACHE_REFIL", &a72_qemu, -EINVAL, "did you mean L1D_CACHE_REFILL,");
 	expect_message("BR_RETIRED", &a72_qemu, -ENOENT, "closest it has: BR_PRED");
+	/* QEMU without -icount: no INST_RETIRED, so no "instructions" either. */
+	a72_qemu.common_events = (1ULL << 0x00) | (1ULL << 0x11);
+	for (size_t i = 0; i < sizeof(lacked) / sizeof(lacked[0]); i++) {
+		char buf[200], name[160];
+		int ret = pmudev_event_error(lacked[i], &a72_qemu, buf, sizeof(buf));
+
+		snprintf(name, sizeof(name),
+			 "event_error %s where the core lacks it: no suggestion of the same event",
+			 lacked[i]);
+		tap_check(ret == -ENOENT && !strstr(buf, "closest it has"), name, "got %d: '%s'",
+			  ret, buf);
+	}
 
 	tap_check(!pmudev_event_implemented(&a72, 0x06) && pmudev_event_implemented(&a72, 0x40) &&
 		  !pmudev_event_implemented(&a72_qemu, 0x03) &&

@@ -9,8 +9,9 @@
  * if a test failed.
  *
  *   stat-output-unit              the tests
- *   stat-output-unit --print csv|csv-r|json|json-r
- *                                 a made-up run's lines in that format, for
+ *   stat-output-unit --print csv|csv-r|json|json-r|csv-nc|json-nc
+ *                                 a made-up run's lines in that format
+ *                                 (-nc: counted during 0% of the time), for
  *                                 tests/host/stat-format-test to hold
  *                                 against perf's own
  */
@@ -262,6 +263,71 @@ static void test_untrusted(void)
 	free(text);
 }
 
+/*
+ * A run counted during none of its time (a whole-CPU file owned the only
+ * CPU): perf's "<not counted>", never 0, and no metric, in every format.
+ */
+static void test_not_counted(void)
+{
+	struct stat_run run;
+	char *text;
+
+	made_up_run(&run, 1);
+	for (int i = 0; i < run.ncounters; i++)
+		run.counters[i].sum = run.counters[i].sumsq = 0;
+	run.time_running = 0;
+	text = render(&run, CSV);
+	expect_line(text, 0, "<not counted>,,cycles,0,0.00,,",
+		    "0% counted, -x,: <not counted>, runtime 0, 0.00% counted");
+	expect_line(text, 1, "<not counted>,,INST_RETIRED:u,0,0.00,,",
+		    "  and no IPC (perf shows no metric for it)");
+	expect_line(text, 3, "<not counted>,,BR_PRED,0,0.00,,",
+		    "  and no line for a further metric");
+	tap_check(count_char(text, '\n') == 5, "  one line per count, the unsupported one too",
+		  "%s", text);
+	free(text);
+	text = render(&run, JSON);
+	expect_line(text, 1, "{\"counter-value\" : \"<not counted>\", \"unit\" : \"\", \"event\" : \"INST_RETIRED:u\", \"event-runtime\" : 0, \"pcnt-running\" : 0.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}",
+		    "0% counted, --json: counter-value \"<not counted>\", no metric");
+	free(text);
+	text = render(&run, TABLE);
+	tap_check(strstr(text, "      <not counted>      cycles") &&
+		  strstr(text, "      <not counted>      INST_RETIRED:u") &&
+		  !strstr(text, "insn per cycle") && !strstr(text, "        0      ") &&
+		  strstr(text, "Not counted: the threads ran"),
+		  "0% counted, table: <not counted>, no metric, and why", "%s", text);
+	free(text);
+	/* Nothing ran while started (an exec that never came): the same. */
+	run.time_enabled = 0;
+	text = render(&run, TABLE);
+	tap_check(strstr(text, "      <not counted>      cycles") &&
+		  strstr(text, "Not counted: no counted thread ran"),
+		  "no time at all: <not counted>, and why", "%s", text);
+	free(text);
+}
+
+/* The command's end, as a shell reports it. */
+static void test_status(void)
+{
+	struct stat_run run;
+	char *text;
+
+	made_up_run(&run, 1);
+	run.status = 137;
+	run.signal = 9;
+	text = render(&run, TABLE);
+	tap_check(strstr(text, "The command was killed by SIGKILL (Killed).") &&
+		  !strstr(text, "status 137"),
+		  "a command killed by SIGKILL: the table names the signal", "%s", text);
+	free(text);
+	run.status = 3;
+	run.signal = 0;
+	text = render(&run, TABLE);
+	tap_check(strstr(text, "The command exited with status 3.") != NULL,
+		  "a command that exited with 3: the table says so", "%s", text);
+	free(text);
+}
+
 static void test_table(void)
 {
 	struct stat_run run;
@@ -356,6 +422,8 @@ static int print(const char *what)
 	bool repeat = strstr(what, "-r") != NULL;
 
 	made_up_run(&run, repeat ? 3 : 1);
+	if (strstr(what, "-nc"))
+		run.time_running = 0;
 	if (!strncmp(what, "csv", 3))
 		stat_print_separated(stdout, &run, ",");
 	else if (!strncmp(what, "json", 4))
@@ -372,6 +440,8 @@ int main(int argc, char **argv)
 	tap_init();
 	test_layouts();
 	test_untrusted();
+	test_not_counted();
+	test_status();
 	test_table();
 	test_metrics();
 	test_groups();

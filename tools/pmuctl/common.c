@@ -44,6 +44,23 @@ int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int option_error(int opt, char **argv)
+{
+	/* The argument getopt was at (a missing argument is always the last of it). */
+	const char *arg = argv[optind - 1];
+	bool is_long = !strncmp(arg, "--", 2);
+	int len = (int)strcspn(arg, "=");
+
+	if (opt == ':')
+		return is_long ? usage_error("option '%.*s' needs an argument", len, arg) :
+				 usage_error("option -%c needs an argument", optopt);
+	if (optopt && is_long && arg[len])
+		return usage_error("option '%.*s' takes no argument", len, arg);
+	if (optopt)
+		return usage_error("unknown option -%c", optopt);
+	return usage_error("unknown option '%s'", arg);
+}
+
 bool wants_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
@@ -61,7 +78,8 @@ int parse_cpu_option(int argc, char **argv, int *cpu, const char *help)
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "C:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":C:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'C':
 			if (!parse_cpu(optarg, cpu))
@@ -71,7 +89,7 @@ int parse_cpu_option(int argc, char **argv, int *cpu, const char *help)
 			fputs(help, stdout);
 			return EXIT_SUCCESS;
 		default:
-			return usage_error("unknown option");
+			return option_error(opt, argv);
 		}
 	}
 	if (optind != argc)

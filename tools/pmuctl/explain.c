@@ -385,7 +385,8 @@ int cmd_explain(int argc, char **argv)
 	bool cpu_given = false;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "C:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":C:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'C':
 			if (!parse_cpu(optarg, &here.cpu))
@@ -399,7 +400,7 @@ int cmd_explain(int argc, char **argv)
 			fputs(explain_help, stdout);
 			return EXIT_SUCCESS;
 		default:
-			return usage_error("unknown option");
+			return option_error(opt, argv);
 		}
 	}
 	if (optind + 1 != argc)

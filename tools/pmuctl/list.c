@@ -212,7 +212,8 @@ int cmd_list(int argc, char **argv)
 	bool all = false, cpu_given = false;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "C:x:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":C:x:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'C':
 			if (!parse_cpu(optarg, &l.cpu))
@@ -240,7 +241,7 @@ int cmd_list(int argc, char **argv)
 			fputs(list_help, stdout);
 			return EXIT_SUCCESS;
 		default:
-			return usage_error("unknown option");
+			return option_error(opt, argv);
 		}
 	}
 	if (optind != argc)

@@ -92,6 +92,7 @@ static int build_options(struct kmod_module *mod, int argc, char **argv,
 static int load(struct kmod_ctx *ctx, int argc, char **argv)
 {
 	struct kmod_module *mod = lookup(ctx);
+	const char *configured;
 	char options[1024];
 	int err;
 
@@ -105,10 +106,19 @@ static int load(struct kmod_ctx *ctx, int argc, char **argv)
 				 (printf("armpmu is already loaded\n"), EXIT_SUCCESS);
 		goto out;
 	}
-	err = kmod_module_insert_module(mod, 0, options);
+	/*
+	 * As modprobe does: the options of the modprobe.d files first, then
+	 * the command line's (the kernel keeps the last of a parameter).
+	 */
+	configured = kmod_module_get_options(mod);
+	err = kmod_module_probe_insert_module(mod, KMOD_PROBE_FAIL_ON_LOADED, options, NULL, NULL,
+					      NULL);
 	switch (err) {
 	case 0:
-		printf("armpmu loaded%s%s\n", options[0] ? " with " : "", options);
+		printf("armpmu loaded%s%s", options[0] ? " with " : "", options);
+		if (configured && configured[0])
+			printf(" (%s modprobe.d's %s)", options[0] ? "after" : "with", configured);
+		putchar('\n');
 		break;
 	case -EEXIST:
 		err = (printf("armpmu is already loaded\n"), EXIT_SUCCESS);
@@ -173,8 +183,19 @@ out:
 static int with_kmod(int (*fn)(struct kmod_ctx *ctx, int argc, char **argv),
 		     int argc, char **argv)
 {
-	struct kmod_ctx *ctx = kmod_new(NULL, NULL);
+	struct kmod_ctx *ctx;
 	int ret;
+
+	/*
+	 * libkmod's own log lines ("libkmod: ERROR ...") stay off the terminal:
+	 * pmuctl says what went wrong in its words. kmod_new() reads the
+	 * modprobe.d files, and logs what it finds wrong in them, before a log
+	 * function or priority could be set; it takes its priority from
+	 * KMOD_LOG, and 0 lets nothing through. A KMOD_LOG the user set to
+	 * see them is kept.
+	 */
+	setenv("KMOD_LOG", "0", 0);
+	ctx = kmod_new(NULL, NULL);
 
 	if (!ctx)
 		return fail("cannot read the kernel's module configuration");
@@ -195,9 +216,15 @@ int cmd_load(int argc, char **argv)
 {
 	if (wants_help(argc, argv)) {
 		printf("Usage: pmuctl load [PARAM=VALUE...]\n\n"
-		       "Loads the armpmu module (root only). Parameters:\n"
-		       "  poll_ms=N  how often, 1 to 100 ms, counting CPUs fold their 32-bit\n"
-		       "             counters into 64 bits (default 50)\n");
+		       "Loads the armpmu module (root only), as modprobe does: with the options\n"
+		       "of the modprobe.d files (options armpmu ...), then those given here.\n"
+		       "Parameters:\n"
+		       "  poll_ms=N           how often, 1 to 100 ms, counting CPUs fold their\n"
+		       "                      32-bit counters into 64 bits (default 50)\n"
+		       "  cpu_mode_for_all=Y  let every user who may open the device count whole\n"
+		       "                      CPUs (default N: CAP_PERFMON or CAP_SYS_ADMIN only);\n"
+		       "                      also writable later in\n"
+		       "                      /sys/module/armpmu/parameters/cpu_mode_for_all\n");
 		return EXIT_SUCCESS;
 	}
 	return with_kmod(load, argc, argv);

@@ -45,6 +45,13 @@ const char *group_digits(unsigned long long value, char *buf, size_t len);
  */
 int parse_cpu_option(int argc, char **argv, int *cpu, const char *help);
 
+/*
+ * The usage error for getopt_long()'s @opt ':' (a missing argument) or '?'
+ * (an unknown option), one message naming the option; for option strings
+ * that start with ':' and opterr 0, so that getopt says nothing itself.
+ */
+int option_error(int opt, char **argv);
+
 /* Whether argv (after the subcommand) asks for --help or -h. */
 bool wants_help(int argc, char **argv);
 

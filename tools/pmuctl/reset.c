@@ -65,6 +65,13 @@ static int release_every_file(struct pmudev *pmu)
 	unsigned int id = 1, released = 0;
 	int ret = EXIT_SUCCESS;
 
+	/*
+	 * Asked first, so that "no file counts anything" is never said to
+	 * someone who could not have released one: id 0 is no file's, and
+	 * the driver checks the privilege (EPERM) before the id (ESRCH).
+	 */
+	if (pmudev_release_file(pmu, 0) == -EPERM)
+		return fail("only an administrator (CAP_SYS_ADMIN) may release files");
 	while (ret == EXIT_SUCCESS && !pmudev_file_status(pmu, id, &st)) {
 		/* A file's own thread may be this one: pmuctl's own file is spared. */
 		if (!(st.flags & ARMPMU_FILE_CALLER)) {
@@ -101,7 +108,8 @@ int cmd_reset(int argc, char **argv)
 	int opt, cpu = -1, ret;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "C:f:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":C:f:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'C':
 			if (!parse_cpu(optarg, &cpu))
@@ -118,7 +126,7 @@ int cmd_reset(int argc, char **argv)
 			fputs(reset_help, stdout);
 			return EXIT_SUCCESS;
 		default:
-			return usage_error("unknown option");
+			return option_error(opt, argv);
 		}
 	}
 	if (optind != argc)

@@ -68,7 +68,7 @@ bool stat_metric_value(const struct stat_run *run, const struct stat_metric *m, 
 	const struct counter *num = counter_of(run, m->num), *den = counter_of(run, m->den);
 	double d;
 
-	if (!num || !den || run->disturbed || !run->runs || num->below_overhead ||
+	if (!num || !den || !stat_counted(run) || num->below_overhead ||
 	    den->below_overhead)
 		return false;
 	d = stat_mean(run, den);

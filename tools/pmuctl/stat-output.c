@@ -23,6 +23,17 @@ const char *stat_core_name(const struct armpmu_info *info)
 	return core ? core : "unknown core";
 }
 
+const char *stat_signal_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sigabbrev_np(sig), *text = strsignal(sig);
+
+	if (abbrev)
+		snprintf(buf, len, "SIG%s (%s)", abbrev, text);
+	else
+		snprintf(buf, len, "signal %d (%s)", sig, text);
+	return buf;
+}
+
 double stat_mean(const struct stat_run *run, const struct counter *c)
 {
 	return run->runs ? c->sum / run->runs : 0;
@@ -57,7 +68,7 @@ static bool incomplete(const struct stat_run *run)
 /* Whether @c's count can be shown as a number. */
 static bool trusted(const struct stat_run *run, const struct counter *c)
 {
-	return !run->disturbed && !c->below_overhead;
+	return stat_counted(run) && !c->below_overhead;
 }
 
 static unsigned long long rounded(const struct stat_run *run, const struct counter *c)
@@ -69,14 +80,16 @@ static unsigned long long rounded(const struct stat_run *run, const struct count
 
 /*
  * A count as the table shows it: its mean, or why there is none to trust:
- * disturbed, or a run counted less than pmuctl's own share (not
- * calibrated out, then).
+ * disturbed, never counted (0% of the time), or a run counted less than
+ * pmuctl's own share (not calibrated out, then).
  */
 static const char *table_value(const struct stat_run *run, const struct counter *c,
 			       char *buf, size_t len)
 {
 	if (run->disturbed)
 		return "<not trustworthy>";
+	if (!stat_counted(run))
+		return NOT_COUNTED;
 	if (c->below_overhead)
 		return "<below overhead>";
 	return group_digits(rounded(run, c), buf, len);
@@ -162,6 +175,8 @@ static void print_counter_lines(FILE *out, const struct stat_run *run, const str
 
 static void print_notes(FILE *out, const struct stat_run *run)
 {
+	char sig[64];
+
 	if (run->calibrated) {
 		fprintf(out, " Taken off each count: pmuctl's own share of a run, least of %d empty runs:\n ",
 			CALIBRATION_RUNS);
@@ -170,7 +185,12 @@ static void print_notes(FILE *out, const struct stat_run *run)
 				(unsigned long long)run->counters[i].overhead);
 		fprintf(out, " (--no-calibrate keeps it).\n\n");
 	}
-	if (incomplete(run))
+	if (!run->disturbed && !run->time_enabled)
+		fprintf(out, " Not counted: no counted thread ran while the counters were started.\n\n");
+	else if (!run->disturbed && !run->time_running)
+		fprintf(out, " Not counted: the threads ran, but their counters could never be loaded\n"
+			     " (a whole-CPU counter or perf held the PMU all along; pmuctl status shows who).\n\n");
+	else if (incomplete(run))
 		fprintf(out, " Incomplete: counted %.2f%% of the time the threads ran; elsewhere their\n"
 			     " counters could not be loaded (a whole-CPU counter or perf held the PMU).\n"
 			     " The counts are of that share only, not scaled (pmuctl status shows who).\n\n",
@@ -180,7 +200,9 @@ static void print_notes(FILE *out, const struct stat_run *run)
 			     " the counts are not trustworthy. See pmuctl status.\n\n");
 	if (run->interrupted)
 		fprintf(out, " Interrupted: the counts so far.\n\n");
-	if (run->status)
+	if (run->signal)
+		fprintf(out, " The command was killed by %s.\n\n", stat_signal_name(run->signal, sig, sizeof(sig)));
+	else if (run->status)
 		fprintf(out, " The command exited with status %d.\n\n", run->status);
 }
 

@@ -200,6 +200,29 @@ static int start_inherited(const struct files *f)
 	return 0;
 }
 
+/*
+ * What execvp() does with a file the kernel cannot execute (a script
+ * without "#!"): runs it through /bin/sh, the file as the shell's first
+ * argument. Returns only on failure, with errno set.
+ */
+static void exec_shell(const char *path, char **cmd)
+{
+	int n = 0;
+
+	while (cmd[n])
+		n++;
+	char **argv = calloc((size_t)n + 2, sizeof(*argv));
+
+	if (!argv)
+		return;
+	argv[0] = "/bin/sh";
+	argv[1] = (char *)path;
+	for (int i = 1; i <= n; i++)
+		argv[i + 1] = cmd[i];
+	syscall(SYS_execve, argv[0], argv, environ);
+	free(argv);
+}
+
 /* A forked child waiting on a pipe for the word to start. */
 struct held_child {
 	pid_t pid;
@@ -246,6 +269,8 @@ static int spawn_held(struct held_child *child, const struct files *files, const
 		}
 		/* exit_group takes path, NULL here, as its status: 0. */
 		syscall(nr, path, cmd, environ);
+		if (errno == ENOEXEC)
+			exec_shell(path, cmd);
 		child_report->exec_err = errno;
 		syscall(SYS_exit_group, 126);
 	}
@@ -412,6 +437,17 @@ static void accumulate(struct stat_run *run, const struct armpmu_counts *counts)
 	run->runs++;
 }
 
+/*
+ * A command that could not be executed: perf's words, a shell's status
+ * (127 not found, 126 found but not executable), and no counts.
+ */
+static int workload_failed(struct stat_run *run, const char *name, int err)
+{
+	fail("Workload failed: %s ('%s')", strerror(err), name);
+	run->workload_failed = true;
+	return err == ENOENT ? 127 : 126;
+}
+
 static int run_once(struct stat_run *run, char **specs, int nspecs, bool defaults,
 		    const char *path, char **cmd)
 {
@@ -425,8 +461,9 @@ static int run_once(struct stat_run *run, char **specs, int nspecs, bool default
 	if (ret)
 		return ret;
 	if (child_report->exec_err)
-		fail("cannot run '%s': %s", cmd[0], strerror(child_report->exec_err));
+		return workload_failed(run, cmd[0], child_report->exec_err);
 	run->status = shell_status(status);
+	run->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	run->elapsed += t1 - t0;
 	accumulate(run, &counts);
 	return EXIT_SUCCESS;
@@ -649,9 +686,12 @@ static void usage(void)
 	printf("\nMore events than the core has counters is refused: no multiplexing. Where\n"
 	       "the threads ran but their counters could not be loaded (a whole-CPU counter\n"
 	       "or perf held the PMU) they were not counted: the counts then show the share\n"
-	       "of the time counted. A count that cannot be trusted is <not counted>.\n"
-	       "Exit status: COMMAND's (128+N if killed by signal N), or with -p 0; 1 if\n"
-	       "pmuctl failed or the counts are not trustworthy, 2 for a usage error.\n");
+	       "of the time counted; counts of none of it, and counts that cannot be\n"
+	       "trusted, are <not counted>.\n"
+	       "Exit status: COMMAND's (128+N if killed by signal N), or with -p 0; 127\n"
+	       "if COMMAND was not found, 126 if it could not be executed (no counts\n"
+	       "then); 1 if pmuctl failed or the counts are not trustworthy, 2 for a\n"
+	       "usage error.\n");
 }
 
 /* The options, as parsed; argv[optind] on is the command. */
@@ -675,6 +715,28 @@ static int parse_pid(const char *arg, pid_t *pid)
 		return usage_error("-p needs a process ID, not '%s'", arg);
 	*pid = (pid_t)n;
 	return EXIT_SUCCESS;
+}
+
+/*
+ * -e's comma-separated events, in place; an empty one ("", "a,,b") is
+ * refused rather than skipped. Returns -1 to go on, or the exit status.
+ */
+static int parse_events(char *arg, struct stat_options *o)
+{
+	size_t len = strlen(arg);
+	char *next;
+
+	if (!len || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
+		return usage_error("-e '%s': an event name is empty", arg);
+	for (; arg; arg = next) {
+		next = strchr(arg, ',');
+		if (next)
+			*next++ = '\0';
+		if (o->nspecs >= MAX_EVENTS)
+			return usage_error("too many events");
+		o->specs[o->nspecs++] = arg;
+	}
+	return -1;
 }
 
 /*
@@ -727,19 +789,18 @@ static int parse_options(int argc, char **argv, struct stat_options *o, struct s
 		{ NULL, 0, NULL, 0 },
 	};
 	bool targets = false;	/* one of -p, -C, -a was given */
-	char *tok, *save, *end;
+	char *end;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "+e:M:r:x:p:C:ao:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:e:M:r:x:p:C:ao:h", opts, NULL)) != -1) {
 		if ((opt == 'p' || opt == 'C' || opt == 'a') && targets)
 			return usage_error("-p, -C and -a go one at a time");
 		switch (opt) {
 		case 'e':
-			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				if (o->nspecs >= MAX_EVENTS)
-					return usage_error("too many events");
-				o->specs[o->nspecs++] = tok;
-			}
+			ret = parse_events(optarg, o);
+			if (ret >= 0)
+				return ret;
 			break;
 		case 'M':
 			ret = parse_group(optarg, o, run);
@@ -784,7 +845,7 @@ static int parse_options(int argc, char **argv, struct stat_options *o, struct s
 			usage();
 			return EXIT_SUCCESS;
 		default:
-			return usage_error("unknown option");
+			return option_error(opt, argv);
 		}
 	}
 	if (run->target == TARGET_PROCESS) {
@@ -825,7 +886,7 @@ int cmd_stat(int argc, char **argv)
 	struct stat_options o = { .repeat = 1, .calibrated = true };
 	struct stat_run run = { .target = TARGET_COMMAND };
 	bool defaults;
-	char path[4096];
+	char path[4096], sig[64];
 	FILE *out = stderr;
 	int ret, err;
 
@@ -839,10 +900,8 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (run.target != TARGET_PROCESS) {
 		err = resolve(argv[optind], path, sizeof(path));
-		if (err) {
-			fail("cannot run '%s': %s", argv[optind], strerror(err));
-			return err == ENOENT ? 127 : 126;
-		}
+		if (err)
+			return workload_failed(&run, argv[optind], err);
 	}
 	child_report = mmap(NULL, sizeof(*child_report), PROT_READ | PROT_WRITE,
 			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -853,7 +912,7 @@ int cmd_stat(int argc, char **argv)
 		goto unmap;
 	}
 	ret = measure(&run, &o, defaults, path, argv + optind);
-	if (run.runs) {
+	if (run.runs && !run.workload_failed) {
 		if (o.json)
 			stat_print_json(out, &run);
 		else if (o.sep)
@@ -861,6 +920,10 @@ int cmd_stat(int argc, char **argv)
 		else
 			stat_print_table(out, &run, argv + optind);
 		ret = run.status ? run.status : run.disturbed ? EXIT_FAILURE : ret;
+		/* As perf stat does (psignal), whatever the format. */
+		if (run.signal && (o.json || o.sep))
+			fail("%s: killed by %s", argv[optind],
+			     stat_signal_name(run.signal, sig, sizeof(sig)));
 	}
 	files_close(&run.files);
 	if (out != stderr)

@@ -66,12 +66,23 @@ struct stat_run {
 	bool events_known;		/* counters[] and info are set */
 	int runs;
 	int status;		/* the command's, as a shell reports it */
+	int signal;		/* the signal that killed it, or 0 */
 	bool calibrated;
 	bool disturbed;
 	bool interrupted;	/* -p: ended by SIGINT */
+	bool workload_failed;	/* the command could not be executed */
 	double elapsed;		/* seconds, summed over the runs */
 	uint64_t time_enabled, time_running;	/* summed over runs and files */
 };
+
+/*
+ * Whether @run's counts are numbers: counted for some of the time (a
+ * count of 0% of it is perf's "<not counted>") and not disturbed.
+ */
+static inline bool stat_counted(const struct stat_run *run)
+{
+	return run->runs && run->time_running && !run->disturbed;
+}
 
 /* "Cortex-A72", or "unknown core". */
 const char *stat_core_name(const struct armpmu_info *info);
@@ -119,6 +130,8 @@ int stat_group_check(const struct stat_group *g, const struct armpmu_info *info,
 /* ---- stat-output.c ---- */
 
 double stat_mean(const struct stat_run *run, const struct counter *c);
+/* "SIGKILL (Killed)": signal @sig's name and the shell's word for it, in @buf. */
+const char *stat_signal_name(int sig, char *buf, size_t len);
 /* The human table, as perf stat prints it, with pmuctl's notes. */
 void stat_print_table(FILE *out, const struct stat_run *run, char **cmd);
 /*
