@@ -32,6 +32,29 @@ retry() {
 	return 1
 }
 
+# Every mmdebstrap of the lab runs through this, in one mode: unshare.
+# Run as root, that mode unshares the mount, PID, UTS and IPC namespaces
+# (not the user namespace) and runs every maintainer script and hook
+# command chrooted in the new root, so a package's postinst cannot reach
+# the host's files, and its mounts vanish with it. The modes are not the
+# caller's to choose: mmdebstrap's chrootless mode runs maintainer scripts
+# on the host with only DPKG_ROOT to redirect them, which most scripts
+# ignore (run as root it once added udev's `render` group to the host's
+# /etc/group), and fakechroot and proot keep the host's files one missed
+# path away. Refused here, with any other --mode.
+lab_mmdebstrap() {
+	local arg
+	for arg; do
+		case $arg in
+		--mode | --mode=*)
+			note "lab_mmdebstrap: '$arg' refused: the lab's mmdebstrap runs in unshare mode only (lab/lib.sh says why)"
+			return "$LAB_FAILED"
+			;;
+		esac
+	done
+	mmdebstrap --mode=unshare "$@"
+}
+
 # What `make demo` and `make check` need on the host, beyond what a new
 # Debian machine has. The libraries and pahole (dwarves; 6.12's module build
 # runs it unless CONFIG_DEBUG_INFO_BTF_MODULES= is given) are linux-kbuild's
