@@ -8,7 +8,8 @@
  * into its file, zeroing the counters it leaves, and loads the incoming
  * thread's configuration into this CPU's PMU. Probes on sched_process_fork
  * and sched_process_exit follow new threads and children (when asked) and
- * let go of threads that exit; probes on an exec start armed files
+ * let go of threads that exit (a hook on exit_mm_release() first, where
+ * perf lets go); probes on an exec start armed files
  * (task_rename, where perf's enable_on_exec takes effect) and let go of a
  * thread the exec made one the opener may not count (sched_process_exec,
  * once the new credentials are committed). The
@@ -38,6 +39,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
+#include <linux/ftrace.h>
 #include <linux/hash.h>
 #include <linux/hashtable.h>
 #include <linux/sched.h>
@@ -174,6 +176,14 @@ static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 {
 	const struct armpmu_caps *caps = armpmu_cpu_caps(smp_processor_id());
 
+	/*
+	 * The timer first, so that its cost is not counted as the thread's
+	 * work; if nothing loads, it finds nothing and stops.
+	 */
+	if (!tc->polling) {
+		tc->polling = true;
+		hrtimer_start(&tc->poll, poll_period(), HRTIMER_MODE_REL_PINNED_HARD);
+	}
 	/* A CPU-mode owner counts everything here, and other cores differ. */
 	if (armpmu_cpu_owned_here() || !caps || caps->midr != s->caps->midr ||
 	    armpmu_load_counters(&s->cfg, &tc->load)) {
@@ -182,10 +192,6 @@ static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 	}
 	tc->loaded = true;
 	tc->loaded_ns = now;
-	if (!tc->polling) {
-		tc->polling = true;
-		hrtimer_start(&tc->poll, poll_period(), HRTIMER_MODE_REL_PINNED_HARD);
-	}
 }
 
 /* @s's thread is running here: count it, if @s is started. */
@@ -306,6 +312,67 @@ static void probe_sched_process_exit(void *data, struct task_struct *task)
 	let_go(task);
 	raw_spin_unlock_irqrestore(&links_lock, flags);
 }
+
+static DEFINE_MUTEX(hook_lock);
+static unsigned int task_files;		/* under hook_lock */
+static bool hooked;			/* under hook_lock */
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+/*
+ * perf lets an exiting thread go before exit_mm() tears its address space
+ * down (do_exit() calls perf_event_exit_task() there on the kernels the
+ * lab runs, 6.1 and 6.12 stable), so the teardown is not in its
+ * kernel-mode counts. A function-entry hook on exit_mm_release(),
+ * exit_mm()'s first call, lets go of a counted thread at the same point.
+ * It is registered once, at load: patching the kernel's text on arm takes
+ * a stop_machine(), too much for every first task-mode file. Without
+ * dynamic ftrace, or if this hook misses a link made as it looked, the
+ * sched_process_exit probe lets go of the thread after the teardown.
+ */
+static void exit_mm_hook(unsigned long ip, unsigned long parent_ip,
+			 struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	unsigned long flags;
+
+	if (!READ_ONCE(task_files))
+		return;
+	raw_spin_lock_irqsave(&links_lock, flags);
+	let_go(current);
+	raw_spin_unlock_irqrestore(&links_lock, flags);
+}
+
+/* It cannot recurse: nothing it calls reaches exit_mm_release(). */
+static struct ftrace_ops exit_mm_ops = {
+	.func = exit_mm_hook,
+	.flags = FTRACE_OPS_FL_RECURSION,
+};
+static bool exit_mm_hooked;
+
+static void hook_exit_mm(void)
+{
+	static char name[] = "exit_mm_release";
+	int ret;
+
+	ret = ftrace_set_filter(&exit_mm_ops, name, strlen(name), 0);
+	ret = ret ? ret : register_ftrace_function(&exit_mm_ops);
+	if (ret) {
+		pr_info("no hook on %s (%d): an exiting thread's kernel-mode counts include its address space's teardown\n",
+			name, ret);
+		return;
+	}
+	exit_mm_hooked = true;
+}
+
+static void unhook_exit_mm(void)
+{
+	if (exit_mm_hooked)
+		unregister_ftrace_function(&exit_mm_ops);
+	ftrace_free_filter(&exit_mm_ops);
+}
+#else
+static void hook_exit_mm(void) { }
+static void unhook_exit_mm(void) { }
+#endif
 
 static bool same_ids(const struct cred *opener, const struct cred *t)
 {
@@ -462,10 +529,6 @@ static struct probe probes[] = {
 	{ "task_rename", probe_task_rename },
 };
 
-static DEFINE_MUTEX(hook_lock);
-static unsigned int task_files;		/* under hook_lock */
-static bool hooked;			/* under hook_lock */
-
 static void find_tracepoint(struct tracepoint *tp, void *unused)
 {
 	unsigned int i;
@@ -512,7 +575,7 @@ static int hook(void)
 	}
 	if (!ret) {
 		hooked = true;
-		task_files++;
+		WRITE_ONCE(task_files, task_files + 1);
 	}
 	mutex_unlock(&hook_lock);
 	return ret;
@@ -521,7 +584,8 @@ static int hook(void)
 static void unhook_later(void)
 {
 	mutex_lock(&hook_lock);
-	if (!--task_files)
+	WRITE_ONCE(task_files, task_files - 1);
+	if (!task_files)
 		mod_delayed_work(system_wq, &unhook_work, HZ);
 	mutex_unlock(&hook_lock);
 }
@@ -556,6 +620,7 @@ int armpmu_task_mode_init(void)
 	if (ret < 0)
 		return ret;
 	task_cpu_state = ret;
+	hook_exit_mm();
 	return 0;
 }
 
@@ -563,6 +628,7 @@ void armpmu_task_mode_exit(void)
 {
 	unsigned int cpu;
 
+	unhook_exit_mm();
 	cancel_delayed_work_sync(&unhook_work);
 	mutex_lock(&hook_lock);
 	if (hooked)

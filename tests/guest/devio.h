@@ -9,11 +9,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <linux/armpmu.h>
 
 #include "pmu-asm.h"
@@ -112,6 +114,15 @@ static inline int pin(unsigned int cpu)
 		return errno;
 	/* Takes effect at once for the calling thread; make sure. */
 	return sched_getcpu() == (int)cpu ? 0 : EAGAIN;
+}
+
+/* Kills and reaps a child the test forked, if it did. */
+static inline void stop_child(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
 }
 
 /* |a - b| <= (a + b) / 2 / 100 * pct: within pct percent of each other. */

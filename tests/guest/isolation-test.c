@@ -503,14 +503,6 @@ static pid_t start_target(bool as_lab_user, bool keep_caps)
 	return pid;
 }
 
-static void stop_child(pid_t pid)
-{
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-	}
-}
-
 static void check_verdict(const char *what, struct verdicts *v, int err, bool allowed)
 {
 	bool kcmp_known = v->kcmp_err != ENOSYS;

@@ -53,14 +53,6 @@ static pid_t start_neighbour(void)
 	return pid;
 }
 
-static void stop_child(pid_t pid)
-{
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-	}
-}
-
 /* An unbound file: counter 0 counts the work event in user mode. */
 static int open_task_file(int *fd)
 {

@@ -146,14 +146,6 @@ static pid_t start_neighbour(void)
 	return pid;
 }
 
-static void stop_neighbour(pid_t pid)
-{
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-	}
-}
-
 static void test_calibration_task_mode(void)
 {
 	static const unsigned long n[SIZES] = { 0, 1000, 50000 };
@@ -204,5 +196,5 @@ void test_calibration(void)
 	pid_t neighbour = start_neighbour();
 
 	test_calibration_task_mode();
-	stop_neighbour(neighbour);
+	stop_child(neighbour);
 }
