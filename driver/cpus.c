@@ -48,7 +48,7 @@ static int armpmu_cpu_online(unsigned int cpu)
 	mutex_lock(&owners_lock);
 	local_irq_save(flags);
 	if (!c->probed) {
-		why = armpmu_backend.probe(&c->caps);
+		why = armpmu_probe_cpu(&c->caps);
 		c->usable = !why;
 		c->probed = true;
 	}
@@ -123,7 +123,7 @@ int armpmu_cpus_init(void)
 	ret = cpu_pm_register_notifier(&armpmu_cpu_pm_nb);
 	if (ret)
 		goto remove;
-	pr_info("%s PMU on %u CPUs\n", armpmu_backend.name, usable);
+	pr_info("%s PMU on %u CPUs\n", PMU_NAME, usable);
 	return 0;
 remove:
 	cpuhp_remove_state(hotplug_state);

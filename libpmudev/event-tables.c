@@ -32,34 +32,36 @@
 
 /* An architectural event, and a core's own one. */
 #define ARCH(nr, grp, nm, desc)	{ nr, grp, 0, nm, desc }
+/* An event linux/armpmu_arch.h names: its number from there. */
+#define ARCH_NAMED(nm, grp, desc)	ARCH(ARMPMU_EV_##nm, grp, #nm, desc)
 #define OWN(nr, grp, nm, desc)	{ nr, grp, PMUDEV_EVENT_IMPDEF, nm, desc }
 
 /* Indexed by number: pmudev_event_name() relies on it. */
 const struct pmudev_event_info pmudev_common_events[] = {
-	ARCH(0x00, OTHER, "SW_INCR", "software increment (writes to PMSWINC)"),
+	ARCH_NAMED(SW_INCR, OTHER, "software increment (writes to PMSWINC)"),
 	ARCH(0x01, CACHE, "L1I_CACHE_REFILL", "level 1 instruction cache refills"),
 	ARCH(0x02, TLB, "L1I_TLB_REFILL", "level 1 instruction TLB refills"),
-	ARCH(0x03, CACHE, "L1D_CACHE_REFILL", "level 1 data cache refills"),
-	ARCH(0x04, CACHE, "L1D_CACHE", "level 1 data cache accesses"),
+	ARCH_NAMED(L1D_CACHE_REFILL, CACHE, "level 1 data cache refills"),
+	ARCH_NAMED(L1D_CACHE, CACHE, "level 1 data cache accesses"),
 	ARCH(0x05, TLB, "L1D_TLB_REFILL", "level 1 data TLB refills"),
 	ARCH(0x06, MEM, "LD_RETIRED", "loads architecturally executed"),
 	ARCH(0x07, MEM, "ST_RETIRED", "stores architecturally executed"),
-	ARCH(0x08, CYC, "INST_RETIRED", "instructions architecturally executed"),
+	ARCH_NAMED(INST_RETIRED, CYC, "instructions architecturally executed"),
 	ARCH(0x09, OTHER, "EXC_TAKEN", "exceptions taken"),
 	ARCH(0x0a, OTHER, "EXC_RETURN", "exception returns executed"),
 	ARCH(0x0b, OTHER, "CID_WRITE_RETIRED", "writes to the context ID register"),
-	ARCH(0x0c, BRANCH, "PC_WRITE_RETIRED", "software changes of the PC (branches taken)"),
+	ARCH_NAMED(PC_WRITE_RETIRED, BRANCH, "software changes of the PC (branches taken)"),
 	ARCH(0x0d, BRANCH, "BR_IMMED_RETIRED", "immediate branches executed"),
 	ARCH(0x0e, BRANCH, "BR_RETURN_RETIRED", "procedure returns executed"),
 	ARCH(0x0f, MEM, "UNALIGNED_LDST_RETIRED", "unaligned loads and stores executed"),
-	ARCH(0x10, BRANCH, "BR_MIS_PRED", "branches mispredicted or not predicted"),
-	ARCH(0x11, CYC, "CPU_CYCLES", "processor cycles"),
-	ARCH(0x12, BRANCH, "BR_PRED", "branches that could be predicted"),
+	ARCH_NAMED(BR_MIS_PRED, BRANCH, "branches mispredicted or not predicted"),
+	ARCH_NAMED(CPU_CYCLES, CYC, "processor cycles"),
+	ARCH_NAMED(BR_PRED, BRANCH, "branches that could be predicted"),
 	ARCH(0x13, MEM, "MEM_ACCESS", "data memory accesses"),
 	ARCH(0x14, CACHE, "L1I_CACHE", "level 1 instruction cache accesses"),
 	ARCH(0x15, CACHE, "L1D_CACHE_WB", "level 1 data cache write-backs"),
-	ARCH(0x16, CACHE, "L2D_CACHE", "level 2 data cache accesses"),
-	ARCH(0x17, CACHE, "L2D_CACHE_REFILL", "level 2 data cache refills"),
+	ARCH_NAMED(L2D_CACHE, CACHE, "level 2 data cache accesses"),
+	ARCH_NAMED(L2D_CACHE_REFILL, CACHE, "level 2 data cache refills"),
 	ARCH(0x18, CACHE, "L2D_CACHE_WB", "level 2 data cache write-backs"),
 	ARCH(0x19, MEM, "BUS_ACCESS", "bus accesses"),
 	ARCH(0x1a, OTHER, "MEMORY_ERROR", "local memory errors"),
@@ -69,7 +71,7 @@ const struct pmudev_event_info pmudev_common_events[] = {
 	ARCH(0x1e, OTHER, "CHAIN", "odd counter counts overflows of the even one"),
 	ARCH(0x1f, CACHE, "L1D_CACHE_ALLOCATE", "level 1 data cache allocations without refill"),
 	ARCH(0x20, CACHE, "L2D_CACHE_ALLOCATE", "level 2 data cache allocations without refill"),
-	ARCH(0x21, BRANCH, "BR_RETIRED", "branches architecturally executed"),
+	ARCH_NAMED(BR_RETIRED, BRANCH, "branches architecturally executed"),
 	ARCH(0x22, BRANCH, "BR_MIS_PRED_RETIRED", "branches executed and mispredicted"),
 	ARCH(0x23, STALL, "STALL_FRONTEND", "cycles with no instruction to dispatch"),
 	ARCH(0x24, STALL, "STALL_BACKEND", "cycles unable to accept a dispatched instruction"),

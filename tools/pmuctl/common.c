@@ -23,6 +23,15 @@ static void vsay(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+}
+
 int fail(const char *fmt, ...)
 {
 	va_list ap;
@@ -87,14 +96,14 @@ int parse_cpu_option(int argc, char **argv, int *cpu, const char *help)
 			break;
 		case 'h':
 			fputs(help, stdout);
-			return EXIT_SUCCESS;
+			exit(EXIT_SUCCESS);
 		default:
 			return option_error(opt, argv);
 		}
 	}
 	if (optind != argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
-	return -1;
+	return 0;
 }
 
 int possible_cpus(void)
@@ -191,15 +200,8 @@ int open_pmu(struct pmudev **pmu, int cpu, unsigned int flags)
 	int err = pmudev_open(pmu, cpu, flags);
 
 	explain_open_error(err, cpu);
-	return err;
+	return err ? EXIT_FAILURE : 0;
 }
-
-const char *const perf_aliases[] = {
-	"cycles", "instructions", "cache-references", "cache-misses", "branches",
-	"branch-misses",
-};
-
-const size_t nr_perf_aliases = sizeof(perf_aliases) / sizeof(perf_aliases[0]);
 
 const char *core_event_name(uint32_t midr, uint32_t number)
 {
@@ -217,7 +219,13 @@ bool core_name_matches(const char *name, const char *want)
 	       (!strncasecmp(name, "Cortex-", 7) && !strcasecmp(name + 7, want));
 }
 
-int cpu_pmu_info(int *cpu, struct armpmu_info *info, bool quiet)
+/* The errors of opening the device, as opposed to asking it about a CPU. */
+static bool open_error(int err)
+{
+	return err == -ENOENT || err == -EACCES || err == -EPERM || err == -EBUSY;
+}
+
+int cpu_pmu_info(int *cpu, struct armpmu_info *info)
 {
 	struct armpmu_cpu_status st;
 	struct pmudev *pmu;
@@ -226,22 +234,54 @@ int cpu_pmu_info(int *cpu, struct armpmu_info *info, bool quiet)
 	if (*cpu < 0)
 		*cpu = sched_getcpu();
 	err = pmudev_open(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND);
-	if (err) {
-		if (!quiet)
-			explain_open_error(err, PMUDEV_CPU_ANY);
+	if (err)
 		return err;
-	}
 	err = pmudev_cpu_status(pmu, *cpu, &st);
 	pmudev_close(pmu);
 	if (!err && !(st.flags & ARMPMU_CPU_USABLE))
 		err = -ENODEV;
-	if (err && !quiet) {
-		if (err == -ENODEV)
-			fail("CPU %d has no PMU armpmu can use", *cpu);
-		else
-			fail("CPU %d: %s", *cpu, pmudev_strerror(err));
-	}
 	if (!err)
 		*info = st.info;
 	return err;
+}
+
+int explain_cpu_pmu_error(int err, int cpu)
+{
+	if (open_error(err))
+		explain_open_error(err, PMUDEV_CPU_ANY);
+	else if (err == -ENODEV)
+		fail("CPU %d has no PMU armpmu can use", cpu);
+	else
+		fail("CPU %d: %s", cpu, pmudev_strerror(err));
+	return EXIT_FAILURE;
+}
+
+const char *core_name(const struct armpmu_info *info)
+{
+	const char *core = pmudev_core_name(info->midr);
+
+	return core ? core : "unknown core";
+}
+
+void print_json_string(FILE *out, const char *s)
+{
+	putc('"', out);
+	for (; *s; s++) {
+		switch (*s) {
+		case '"':
+			fputs("\\\"", out);
+			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
+		default:
+			/* Control characters by number, as the library writes them. */
+			if ((unsigned char)*s < ' ')
+				fprintf(out, "\\u%04x", (unsigned int)(unsigned char)*s);
+			else
+				putc(*s, out);
+			break;
+		}
+	}
+	putc('"', out);
 }

@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* pmuctl: what the subcommands share (common.c), and the subcommands. */
+/*
+ * pmuctl: what the subcommands share (common.c), and the subcommands.
+ *
+ * One error convention throughout: a function that can fail returns 0 on
+ * success. If it tells the user why it failed (fail(), usage_error()), it
+ * returns the exit status pmuctl is to end with, which its caller returns
+ * in turn; if it does not, it returns a negative errno, as libpmudev does,
+ * and its caller says why. --help prints and exits.
+ */
 #ifndef PMUCTL_H
 #define PMUCTL_H
 
@@ -7,14 +15,14 @@
 #include <stdio.h>
 #include <pmudev.h>
 
-#include "json.h"
-
 /* Exit statuses, as pmuctl(1) documents them. */
 #define EXIT_USAGE	2
 
 #define DEVICE_PATH	ARMPMU_DEVICE_PATH
 
-/* "pmuctl SUBCOMMAND: message" on stderr; returns EXIT_FAILURE. */
+/* "pmuctl SUBCOMMAND: message" on stderr. */
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same; returns EXIT_FAILURE. */
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same, then "Try 'pmuctl SUBCOMMAND --help'."; returns EXIT_USAGE. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -25,7 +33,7 @@ extern const char *subcommand;
 /*
  * Opens the device (see pmudev_open()). On failure, says why in words a
  * user can act on (load the module, join the group, the privilege CPU
- * mode needs, who holds the PMU) and returns the negative errno.
+ * mode needs, who holds the PMU) and returns EXIT_FAILURE.
  */
 int open_pmu(struct pmudev **pmu, int cpu, unsigned int flags);
 /* open_pmu()'s message for pmudev_open()'s error @err (0: none). */
@@ -40,8 +48,9 @@ int possible_cpus(void);
 const char *group_digits(unsigned long long value, char *buf, size_t len);
 
 /*
- * Parses the options of a subcommand that takes only [-C CPU]: returns -1
- * to go on, or the exit status to return (after @help, or a usage error).
+ * Parses the options of a subcommand that takes only [-C CPU]: returns 0
+ * to go on, or the exit status of a usage error; prints @help and exits
+ * for --help.
  */
 int parse_cpu_option(int argc, char **argv, int *cpu, const char *help);
 
@@ -58,13 +67,17 @@ bool wants_help(int argc, char **argv);
 /*
  * The PMU of CPU *@cpu (-1: the one running, then stored in *@cpu), through
  * the device: 0, or the open's or the status's negative errno, -ENODEV for
- * a CPU without a PMU armpmu can use; said on stderr unless @quiet.
+ * a CPU without a PMU armpmu can use.
  */
-int cpu_pmu_info(int *cpu, struct armpmu_info *info, bool quiet);
+int cpu_pmu_info(int *cpu, struct armpmu_info *info);
+/* Says why cpu_pmu_info() failed with @err for CPU @cpu; returns EXIT_FAILURE. */
+int explain_cpu_pmu_error(int err, int cpu);
 
-/* perf's generic event names, which libpmudev maps per core. */
-extern const char *const perf_aliases[];
-extern const size_t nr_perf_aliases;
+/* "Cortex-A72", or "unknown core". */
+const char *core_name(const struct armpmu_info *info);
+
+/* @s as a JSON string: quoted, '"' and '\' escaped, control bytes as \uXXXX. */
+void print_json_string(FILE *out, const char *s);
 
 /* The name core @midr's table gives event @number, else the architecture's, or NULL. */
 const char *core_event_name(uint32_t midr, uint32_t number);

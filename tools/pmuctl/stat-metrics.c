@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "pmuctl.h"
-#include "stat.h"
+#include "stat-metrics.h"
 
 #define EV_L1D_CACHE_REFILL	0x03
 #define EV_L1D_CACHE		0x04
@@ -54,25 +54,16 @@ const struct stat_metric *stat_metric_of(const struct counter *c, unsigned int i
 	return NULL;
 }
 
-/* The first counter of @event, or NULL. */
-static const struct counter *counter_of(const struct stat_run *run, uint32_t event)
-{
-	for (int i = 0; i < run->ncounters; i++)
-		if (run->counters[i].event == event)
-			return &run->counters[i];
-	return NULL;
-}
-
 bool stat_metric_value(const struct stat_run *run, const struct stat_metric *m, double *value)
 {
-	const struct counter *num = counter_of(run, m->num), *den = counter_of(run, m->den);
+	const struct counter *num = stat_counts_counter(run, m->num);
+	const struct counter *den = stat_counts_counter(run, m->den);
 	double d;
 
-	if (!num || !den || !stat_counted(run) || num->below_overhead ||
-	    den->below_overhead)
+	if (!num || !den || !stat_counts_numbers(run))
 		return false;
-	d = stat_mean(run, den);
-	*value = d > 0 ? stat_mean(run, num) * m->scale / d : 0;
+	d = stat_counts_mean(run, den);
+	*value = d > 0 ? stat_counts_mean(run, num) * m->scale / d : 0;
 	return true;
 }
 
@@ -95,7 +86,7 @@ static const struct stat_group groups[] = {
 
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 
-const struct stat_group *stat_group_find(const char *name)
+const struct stat_group *stat_metric_group(const char *name)
 {
 	for (size_t i = 0; i < NGROUPS; i++)
 		if (!strcasecmp(name, groups[i].name))
@@ -103,7 +94,7 @@ const struct stat_group *stat_group_find(const char *name)
 	return NULL;
 }
 
-void stat_groups_print(FILE *out, int indent)
+void stat_metric_groups_print(FILE *out, int indent)
 {
 	for (size_t i = 0; i < NGROUPS; i++) {
 		fprintf(out, "%*s%-7s %s:\n%*s        ", indent, "", groups[i].name,
@@ -114,8 +105,8 @@ void stat_groups_print(FILE *out, int indent)
 	}
 }
 
-int stat_group_check(const struct stat_group *g, const struct armpmu_info *info,
-		     char *why, size_t len)
+int stat_metric_group_check(const struct stat_group *g, const struct armpmu_info *info,
+			    char *why, size_t len)
 {
 	char missing[160] = "";
 	struct pmudev_event ev;
@@ -134,12 +125,12 @@ int stat_group_check(const struct stat_group *g, const struct armpmu_info *info,
 	}
 	if (missing[0]) {
 		snprintf(why, len, "-M %s: this %s does not implement %s", g->name,
-			 stat_core_name(info), missing);
+			 core_name(info), missing);
 		return -ENOENT;
 	}
 	if (need > info->num_counters) {
 		snprintf(why, len, "-M %s needs %u event counters, but a %s has %u (armpmu does not multiplex): ask for a smaller group",
-			 g->name, need, stat_core_name(info), info->num_counters);
+			 g->name, need, core_name(info), info->num_counters);
 		return -ENOSPC;
 	}
 	return 0;

@@ -1,29 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmuctl stat's output: the human table, and perf stat's -x SEP fields and
- * -j JSON objects, so that scripts written for perf stat read pmuctl's.
- * A count that cannot be trusted is never shown as a number: perf's
- * "<not counted>" and "<not supported>" stand in for it, and a count of a
- * share of the time shows that share (percentage of time counted).
+ * pmuctl stat's printers: the human table, and perf stat's -x SEP fields
+ * and -j JSON objects. A count that cannot be trusted is never shown as a
+ * number: perf's "<not counted>" and "<not supported>" stand in for it,
+ * and a count of a share of the time shows that share (percentage of time
+ * counted).
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "pmuctl.h"
-#include "stat.h"
+#include "stat-events.h"
+#include "stat-metrics.h"
+#include "stat-output.h"
 
 #define NOT_COUNTED	"<not counted>"
 #define NOT_SUPPORTED	"<not supported>"
 
-const char *stat_core_name(const struct armpmu_info *info)
-{
-	const char *core = pmudev_core_name(info->midr);
-
-	return core ? core : "unknown core";
-}
-
-const char *stat_signal_name(int sig, char *buf, size_t len)
+/* "SIGKILL (Killed)": signal @sig's name and the shell's word for it, in @buf. */
+static const char *signal_name(int sig, char *buf, size_t len)
 {
 	const char *abbrev = sigabbrev_np(sig), *text = strsignal(sig);
 
@@ -34,64 +31,45 @@ const char *stat_signal_name(int sig, char *buf, size_t len)
 	return buf;
 }
 
-double stat_mean(const struct stat_run *run, const struct counter *c)
-{
-	return run->runs ? c->sum / run->runs : 0;
-}
-
-/* The sample standard deviation over the runs, relative to the mean, in %. */
-static double rel_stddev(const struct stat_run *run, const struct counter *c)
-{
-	double m = stat_mean(run, c), var;
-
-	if (run->runs < 2 || m == 0)
-		return 0;
-	var = (c->sumsq - run->runs * m * m) / (run->runs - 1);
-	return var > 0 ? sqrt(var) / m * 100 : 0;
-}
-
-/* The share of the time counted, in %: 100 unless counts are incomplete. */
-static double coverage(const struct stat_run *run)
-{
-	const struct armpmu_counts c = {
-		.time_enabled = run->time_enabled, .time_running = run->time_running,
-	};
-
-	return pmudev_coverage(&c) * 100;
-}
-
-static bool incomplete(const struct stat_run *run)
-{
-	return run->time_running < run->time_enabled;
-}
-
-/* Whether @c's count can be shown as a number. */
-static bool trusted(const struct stat_run *run, const struct counter *c)
-{
-	return stat_counted(run) && !c->below_overhead;
-}
-
 static unsigned long long rounded(const struct stat_run *run, const struct counter *c)
 {
-	return (unsigned long long)llround(stat_mean(run, c));
+	return (unsigned long long)llround(stat_counts_mean(run, c));
+}
+
+/* Where a line is, before its fields: -I's time, -A's CPU. */
+enum format { TABLE, CSV, JSON };
+
+static void print_prefix(FILE *out, const struct stat_run *run, enum format f, const char *sep)
+{
+	if (run->interval > 0) {
+		if (f == JSON)
+			fprintf(out, "\"interval\" : %.9f, ", run->interval);
+		else
+			fprintf(out, "%16.9f%s", run->interval, f == CSV ? sep : run->per_cpu ? " " : "");
+	}
+	if (run->per_cpu) {
+		if (f == JSON)
+			fprintf(out, "\"cpu\" : \"%d\", ", run->line_cpu);
+		else if (f == CSV)
+			fprintf(out, "CPU%d%s", run->line_cpu, sep);
+		else
+			fprintf(out, "CPU%-7d", run->line_cpu);
+	}
 }
 
 /* ---- the table ---- */
 
 /*
  * A count as the table shows it: its mean, or why there is none to trust:
- * disturbed, never counted (0% of the time), or a run counted less than
- * pmuctl's own share (not calibrated out, then).
+ * disturbed, or not counted (0% of the time, or a program it may not count).
  */
 static const char *table_value(const struct stat_run *run, const struct counter *c,
 			       char *buf, size_t len)
 {
 	if (run->disturbed)
 		return "<not trustworthy>";
-	if (!stat_counted(run))
+	if (!stat_counts_numbers(run))
 		return NOT_COUNTED;
-	if (c->below_overhead)
-		return "<below overhead>";
 	return group_digits(rounded(run, c), buf, len);
 }
 
@@ -103,25 +81,30 @@ static void describe_target(FILE *out, const struct stat_run *run)
 		fprintf(out, "with its threads and children, ");
 		break;
 	case TARGET_PROCESS:
-		if (run->threads == 1)
+		if (run->tids && run->threads == 1)
+			fprintf(out, "the thread and what it started, ");
+		else if (run->tids)
+			fprintf(out, "the %d threads and what they started, ", run->threads);
+		else if (run->threads == 1)
 			fprintf(out, "its thread and what it started, ");
 		else
 			fprintf(out, "its %d threads and what they started, ", run->threads);
 		break;
 	case TARGET_CPU:
-		fprintf(out, "everything on CPU %d, ", run->cpu);
+		fprintf(out, "everything on CPU%s %s, ", run->ncpu_list > 1 ? "s" : "", run->targets);
 		break;
 	case TARGET_ALL_CPUS:
-		fprintf(out, "everything on all %d CPUs, ", run->files.n);
+		fprintf(out, "everything on all %d CPUs, ", run->cpus);
 		break;
 	}
-	fprintf(out, "%s", stat_core_name(&run->info));
+	fprintf(out, "%s", core_name(&run->info));
 }
 
 static void print_header(FILE *out, const struct stat_run *run, char **cmd)
 {
 	if (run->target == TARGET_PROCESS) {
-		fprintf(out, "\n Performance counter stats for process id '%d' (", (int)run->pid);
+		fprintf(out, "\n Performance counter stats for %s id '%s' (",
+			run->tids ? "thread" : "process", run->targets);
 	} else {
 		fprintf(out, "\n Performance counter stats for '");
 		for (char **a = cmd; *a; a++)
@@ -143,10 +126,11 @@ static void table_line(FILE *out, const struct stat_run *run, const struct count
 	snprintf(note, sizeof(note), "%s", metric);
 	if (run->runs > 1 && !run->disturbed)
 		snprintf(note + strlen(note), sizeof(note) - strlen(note), "  ( +- %5.2f%% )",
-			 rel_stddev(run, c));
-	if (incomplete(run))
+			 stat_counts_rsd(run, c));
+	if (stat_counts_incomplete(run))
 		snprintf(note + strlen(note), sizeof(note) - strlen(note), "  (%.2f%%)",
-			 coverage(run));
+			 stat_counts_coverage(run));
+	print_prefix(out, run, TABLE, NULL);
 	fprintf(out, " %18s      %-*s%s\n", table_value(run, c, digits, sizeof(digits)),
 		note[0] ? 24 : 0, c->name, note);
 }
@@ -165,8 +149,10 @@ static void print_counter_lines(FILE *out, const struct stat_run *run, const str
 		snprintf(metric, sizeof(metric), " #  %6.*f  %s", m->digits, v, m->unit);
 		if (first)
 			table_line(out, run, c, metric);
-		else
+		else {
+			print_prefix(out, run, TABLE, NULL);
 			fprintf(out, " %18s      %-24s%s\n", "", "", metric);
+		}
 		first = false;
 	}
 	if (first)
@@ -177,45 +163,204 @@ static void print_notes(FILE *out, const struct stat_run *run)
 {
 	char sig[64];
 
-	if (run->calibrated) {
-		fprintf(out, " Taken off each count: pmuctl's own share of a run, least of %d empty runs:\n ",
-			CALIBRATION_RUNS);
-		for (int i = 0; i < run->ncounters; i++)
-			fprintf(out, " %s %llu", run->counters[i].name,
-				(unsigned long long)run->counters[i].overhead);
-		fprintf(out, " (--no-calibrate keeps it).\n\n");
-	}
-	if (!run->disturbed && !run->time_enabled)
+	if (run->exec_left)
+		fprintf(out, " Not counted: the command executed a program this user may not count\n"
+			     " (set-user-ID or set-group-ID, file capabilities, or not readable) and was\n"
+			     " let go at that exec, as perf lets it go: the counts are not the program's.\n\n");
+	else if (!run->disturbed && !run->time_enabled)
 		fprintf(out, " Not counted: no counted thread ran while the counters were started.\n\n");
 	else if (!run->disturbed && !run->time_running)
 		fprintf(out, " Not counted: the threads ran, but their counters could never be loaded\n"
 			     " (a whole-CPU counter or perf held the PMU all along; pmuctl status shows who).\n\n");
-	else if (incomplete(run))
+	else if (stat_counts_incomplete(run))
 		fprintf(out, " Incomplete: counted %.2f%% of the time the threads ran; elsewhere their\n"
 			     " counters could not be loaded (a whole-CPU counter or perf held the PMU).\n"
 			     " The counts are of that share only, not scaled (pmuctl status shows who).\n\n",
-			coverage(run));
+			stat_counts_coverage(run));
 	if (run->disturbed)
 		fprintf(out, " Another user of the PMU (perf?) took or reset these counters during the run:\n"
 			     " the counts are not trustworthy. See pmuctl status.\n\n");
 	if (run->interrupted)
 		fprintf(out, " Interrupted: the counts so far.\n\n");
 	if (run->signal)
-		fprintf(out, " The command was killed by %s.\n\n", stat_signal_name(run->signal, sig, sizeof(sig)));
+		fprintf(out, " The command was killed by %s.\n\n", signal_name(run->signal, sig, sizeof(sig)));
 	else if (run->status)
 		fprintf(out, " The command exited with status %d.\n\n", run->status);
 }
 
-void stat_print_table(FILE *out, const struct stat_run *run, char **cmd)
+/* ---- --metric-only: the metrics alone, a column each ---- */
+
+/* Calls @each for every metric of @run that came out, in the counters' order. */
+static int metrics_of(const struct stat_run *run, const struct stat_metric **ms, double *vs,
+		      int max)
 {
-	print_header(out, run, cmd);
+	const struct stat_metric *m;
+	int n = 0;
+
 	for (int i = 0; i < run->ncounters; i++)
-		print_counter_lines(out, run, &run->counters[i]);
-	for (int i = 0; i < run->nunsupported; i++)
-		fprintf(out, " %18s      %s\n", NOT_SUPPORTED, run->unsupported[i]);
-	fprintf(out, "\n %18.9f seconds time elapsed%s\n\n", run->elapsed / run->runs,
-		run->runs > 1 ? " (mean)" : "");
-	print_notes(out, run);
+		for (unsigned int k = 0; (m = stat_metric_of(&run->counters[i], k)) && n < max; k++)
+			if (stat_metric_value(run, m, &vs[n]))
+				ms[n++] = m;
+	return n;
+}
+
+/*
+ * perf's --metric-only: a line of the metrics' units (not with -I's
+ * later lines), then a line of their values per run (-A: per CPU); in
+ * JSON, one object of unit : value pairs.
+ */
+static void metric_only_lines(FILE *out, const struct stat_run *runs, int n, enum format f,
+			      const char *sep)
+{
+	const struct stat_metric *ms[16];
+	double vs[16];
+	int nm = metrics_of(&runs[0], ms, vs, 16);
+
+	if (runs[0].interval <= 0 && f != JSON) {
+		fputs(f == CSV ? "" : " ", out);
+		for (int k = 0; k < nm; k++)
+			if (f == CSV)
+				fprintf(out, "%s%s", ms[k]->unit, sep);
+			else
+				fprintf(out, "%18s ", ms[k]->unit);
+		fputc('\n', out);
+	}
+	for (int r = 0; r < n; r++) {
+		nm = metrics_of(&runs[r], ms, vs, 16);
+		if (f == JSON)
+			fputc('{', out);
+		print_prefix(out, &runs[r], f, sep);
+		for (int k = 0; k < nm; k++) {
+			if (f == JSON)
+				fprintf(out, "%s\"%s\" : \"%.*f\"", k ? ", " : "", ms[k]->unit,
+					ms[k]->digits, vs[k]);
+			else if (f == CSV)
+				fprintf(out, "%.*f%s", ms[k]->digits, vs[k], sep);
+			else
+				fprintf(out, "%18.*f ", ms[k]->digits, vs[k]);
+		}
+		fputs(f == JSON ? "}\n" : "\n", out);
+	}
+}
+
+/* ---- perf's software lines, from the command's resource usage ---- */
+
+/*
+ * Software count @sw of @run: its value as the table shows it in @value,
+ * its unit ("msec" or ""), and its metric: CPUs utilized for task-clock,
+ * a rate per second of task-clock for the others (when task-clock is
+ * printed too, as perf shows it). Returns the metric's unit, or NULL.
+ */
+static const char *software_line(const struct stat_run *run, enum stat_software sw, char *value,
+				 size_t len, const char **unit, double *metric)
+{
+	double v = stat_counts_software(run, sw), clock = stat_counts_software(run, SW_TASK_CLOCK);
+
+	*unit = sw == SW_TASK_CLOCK ? "msec" : "";
+	if (sw == SW_TASK_CLOCK)
+		snprintf(value, len, "%.2f", v);
+	else
+		snprintf(value, len, "%.0f", v);
+	if (sw == SW_TASK_CLOCK) {
+		*metric = run->elapsed > 0 ? v / (run->elapsed / run->runs * 1e3) : 0;
+		return "CPUs utilized";
+	}
+	if (!(run->software & (1U << SW_TASK_CLOCK)))
+		return NULL;
+	*metric = clock > 0 ? v / (clock / 1e3) : 0;
+	if (*metric >= 1e6) {
+		*metric /= 1e6;
+		return "M/sec";
+	}
+	if (*metric >= 1e3) {
+		*metric /= 1e3;
+		return "K/sec";
+	}
+	return "/sec";
+}
+
+static void software_table(FILE *out, const struct stat_run *run)
+{
+	char value[40], note[80];
+	const char *unit, *munit;
+	double metric;
+
+	for (int sw = 0; sw < SW_COUNT; sw++) {
+		if (!(run->software & (1U << sw)))
+			continue;
+		munit = software_line(run, (enum stat_software)sw, value, sizeof(value), &unit, &metric);
+		note[0] = '\0';
+		if (munit)
+			snprintf(note, sizeof(note), " #  %8.3f %s", metric, munit);
+		if (run->runs > 1)
+			snprintf(note + strlen(note), sizeof(note) - strlen(note), "  ( +- %5.2f%% )",
+				 stat_counts_software_rsd(run, (enum stat_software)sw));
+		fprintf(out, " %18s %-4s %-*s%s\n", value, unit, note[0] ? 24 : 0,
+			stat_events_software_name((enum stat_software)sw), note);
+	}
+}
+
+/* The elapsed time, and (one run of a command) its user and system seconds. */
+static void elapsed_lines(FILE *out, const struct stat_run *run)
+{
+	double mean = run->elapsed / run->runs, sd = stat_counts_elapsed_sd(run);
+	int digits = 9;
+
+	if (run->runs > 1) {
+		/* Three significant digits of the deviation, as perf shows it. */
+		if (sd > 0)
+			digits = (int)-floor(log10(sd)) + 2;
+		digits = digits < 1 ? 1 : digits > 9 ? 9 : digits;
+		fprintf(out, "\n %17.*f +- %.*f seconds time elapsed  ( +- %5.2f%% )\n\n", digits,
+			mean, digits, sd, mean > 0 ? sd / mean * 100 : 0);
+	} else {
+		fprintf(out, "\n %17.9f seconds time elapsed\n\n", mean);
+	}
+	if (run->usage && run->runs == 1)
+		fprintf(out, " %17.9f seconds user\n %17.9f seconds sys\n\n", run->user, run->sys);
+}
+
+/* Counter @i's lines in each of @n runs (-A: one per CPU), perf's order. */
+static void table_lines(FILE *out, const struct stat_run *runs, int n)
+{
+	software_table(out, &runs[0]);
+	for (int i = 0; i < runs[0].ncounters; i++)
+		for (int r = 0; r < n; r++)
+			print_counter_lines(out, &runs[r], &runs[r].counters[i]);
+	for (int i = 0; i < runs[0].nunsupported; i++)
+		for (int r = 0; r < n; r++) {
+			print_prefix(out, &runs[r], TABLE, NULL);
+			fprintf(out, " %18s      %s\n", NOT_SUPPORTED, runs[r].unsupported[i]);
+		}
+}
+
+void stat_print_table(FILE *out, const struct stat_run *runs, int n, char **cmd)
+{
+	print_header(out, &runs[0], cmd);
+	if (runs[0].metric_only)
+		metric_only_lines(out, runs, n, TABLE, NULL);
+	else
+		table_lines(out, runs, n);
+	elapsed_lines(out, &runs[0]);
+	print_notes(out, &runs[0]);
+}
+
+void stat_print_interval_header(FILE *out, const struct stat_run *run)
+{
+	if (run->metric_only)
+		fprintf(out, "#           time %s\n", run->per_cpu ? "CPU        " : "");
+	else if (run->per_cpu)
+		fprintf(out, "#           time CPU                    counts unit events\n");
+	else
+		fprintf(out, "#           time             counts unit events\n");
+}
+
+void stat_print_interval(FILE *out, const struct stat_run *runs, int n)
+{
+	if (runs[0].metric_only)
+		metric_only_lines(out, runs, n, TABLE, NULL);
+	else
+		table_lines(out, runs, n);
 }
 
 /* ---- perf's fields: -x SEP and --json ---- */
@@ -225,21 +370,24 @@ void stat_print_table(FILE *out, const struct stat_run *run, char **cmd)
  * first metric, or (event NULL) a further metric of the count above.
  */
 struct line {
+	const struct stat_run *run;	/* for the prefix */
 	const char *value;	/* the count, or NOT_COUNTED, NOT_SUPPORTED */
+	const char *unit;	/* "msec", or "" */
 	const char *event;
 	bool variance;		/* -r: the relative standard deviation shown */
 	double rsd;
 	unsigned long long runtime;	/* ns counted, per run */
 	double pcnt;			/* % of the time counted */
-	const struct stat_metric *metric;	/* NULL: none */
+	const char *metric_unit;	/* NULL: no metric */
+	int metric_digits;
 	double metric_value;
 };
 
 static void csv_line(FILE *out, const struct line *l, const char *sep)
 {
+	print_prefix(out, l->run, CSV, sep);
 	if (l->event) {
-		/* value, unit (none: counts have no unit), event */
-		fprintf(out, "%s%s%s%s", l->value, sep, sep, l->event);
+		fprintf(out, "%s%s%s%s%s", l->value, sep, l->unit ? l->unit : "", sep, l->event);
 		if (l->variance)
 			fprintf(out, "%s%.2f%%", sep, l->rsd);
 		fprintf(out, "%s%llu%s%.2f", sep, l->runtime, sep, l->pcnt);
@@ -248,9 +396,9 @@ static void csv_line(FILE *out, const struct line *l, const char *sep)
 		for (int k = l->variance ? 5 : 4; k > 0; k--)
 			fputs(sep, out);
 	}
-	if (l->metric)
-		fprintf(out, "%s%.*f%s%s\n", sep, l->metric->digits, l->metric_value, sep,
-			l->metric->unit);
+	if (l->metric_unit)
+		fprintf(out, "%s%.*f%s%s\n", sep, l->metric_digits, l->metric_value, sep,
+			l->metric_unit);
 	else
 		fprintf(out, "%s%s\n", sep, sep);
 }
@@ -258,20 +406,31 @@ static void csv_line(FILE *out, const struct line *l, const char *sep)
 static void json_line(FILE *out, const struct line *l)
 {
 	fputc('{', out);
+	print_prefix(out, l->run, JSON, NULL);
 	if (l->event) {
 		fputs("\"counter-value\" : ", out);
-		json_string(out, l->value);
-		fputs(", \"unit\" : \"\", \"event\" : ", out);
-		json_string(out, l->event);
+		print_json_string(out, l->value);
+		fputs(", \"unit\" : ", out);
+		print_json_string(out, l->unit ? l->unit : "");
+		fputs(", \"event\" : ", out);
+		print_json_string(out, l->event);
 		if (l->variance)
 			fprintf(out, ", \"variance\" : %.2f", l->rsd);
 		fprintf(out, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ", l->runtime,
 			l->pcnt);
 	}
 	fprintf(out, "\"metric-value\" : %f, \"metric-unit\" : ",
-		l->metric ? l->metric_value : 0.0);
-	json_string(out, l->metric ? l->metric->unit : "");
+		l->metric_unit ? l->metric_value : 0.0);
+	print_json_string(out, l->metric_unit ? l->metric_unit : "");
 	fputs("}\n", out);
+}
+
+static void emit(FILE *out, const struct line *l, const char *sep)
+{
+	if (sep)
+		csv_line(out, l, sep);
+	else
+		json_line(out, l);
 }
 
 /* A count's line, then one for each further metric of it that came out. */
@@ -280,13 +439,13 @@ static void count_lines(FILE *out, const struct stat_run *run, const struct coun
 {
 	char value[40];
 	struct line l = {
-		.value = value, .event = c->name, .variance = run->runs > 1,
-		.rsd = rel_stddev(run, c), .pcnt = coverage(run),
+		.run = run, .value = value, .event = c->name, .variance = run->runs > 1,
+		.rsd = stat_counts_rsd(run, c), .pcnt = stat_counts_coverage(run),
 		.runtime = run->runs ? run->time_running / (unsigned int)run->runs : 0,
 	};
 	const struct stat_metric *m;
 
-	if (!trusted(run, c))
+	if (!stat_counts_numbers(run))
 		l.value = NOT_COUNTED;
 	else if (sep)
 		snprintf(value, sizeof(value), "%llu", rounded(run, c));
@@ -295,47 +454,77 @@ static void count_lines(FILE *out, const struct stat_run *run, const struct coun
 	for (unsigned int k = 0; (m = stat_metric_of(c, k)); k++) {
 		if (!stat_metric_value(run, m, &l.metric_value))
 			continue;
-		l.metric = m;
-		if (sep)
-			csv_line(out, &l, sep);
-		else
-			json_line(out, &l);
+		l.metric_unit = m->unit;
+		l.metric_digits = m->digits;
+		emit(out, &l, sep);
 		l.event = NULL;
 	}
-	if (!l.event)
-		return;
-	if (sep)
-		csv_line(out, &l, sep);
-	else
-		json_line(out, &l);
+	if (l.event)
+		emit(out, &l, sep);
 }
 
-/* The default events the core lacks: perf's "<not supported>" lines. */
-static void unsupported_lines(FILE *out, const struct stat_run *run, const char *sep)
+static void software_fields(FILE *out, const struct stat_run *run, const char *sep)
 {
-	for (int i = 0; i < run->nunsupported; i++) {
+	char value[40];
+
+	for (int sw = 0; sw < SW_COUNT; sw++) {
 		struct line l = {
-			.value = NOT_SUPPORTED, .event = run->unsupported[i],
-			.variance = run->runs > 1, .pcnt = 100,
+			.run = run, .value = value, .variance = run->runs > 1, .pcnt = 100,
+			.event = stat_events_software_name((enum stat_software)sw),
+			.rsd = stat_counts_software_rsd(run, (enum stat_software)sw),
+			.runtime = (unsigned long long)(stat_counts_software(run, SW_TASK_CLOCK) * 1e6),
+			.metric_digits = 3,
 		};
 
-		if (sep)
-			csv_line(out, &l, sep);
-		else
-			json_line(out, &l);
+		if (!(run->software & (1U << sw)))
+			continue;
+		l.metric_unit = software_line(run, (enum stat_software)sw, value, sizeof(value),
+					      &l.unit, &l.metric_value);
+		if (!sep)
+			snprintf(value, sizeof(value), "%f", stat_counts_software(run, (enum stat_software)sw));
+		emit(out, &l, sep);
 	}
 }
 
-void stat_print_separated(FILE *out, const struct stat_run *run, const char *sep)
+static void fields(FILE *out, const struct stat_run *runs, int n, const char *sep)
 {
-	for (int i = 0; i < run->ncounters; i++)
-		count_lines(out, run, &run->counters[i], sep);
-	unsupported_lines(out, run, sep);
+	if (runs[0].metric_only) {
+		metric_only_lines(out, runs, n, sep ? CSV : JSON, sep);
+		return;
+	}
+	software_fields(out, &runs[0], sep);
+	for (int i = 0; i < runs[0].ncounters; i++)
+		for (int r = 0; r < n; r++)
+			count_lines(out, &runs[r], &runs[r].counters[i], sep);
+	/* The default events the core lacks: perf's "<not supported>" lines. */
+	for (int i = 0; i < runs[0].nunsupported; i++)
+		for (int r = 0; r < n; r++) {
+			struct line l = {
+				.run = &runs[r], .value = NOT_SUPPORTED,
+				.event = runs[r].unsupported[i], .variance = runs[r].runs > 1,
+				.pcnt = 100,
+			};
+
+			emit(out, &l, sep);
+		}
 }
 
-void stat_print_json(FILE *out, const struct stat_run *run)
+void stat_print_separated(FILE *out, const struct stat_run *runs, int n, const char *sep)
 {
-	for (int i = 0; i < run->ncounters; i++)
-		count_lines(out, run, &run->counters[i], NULL);
-	unsupported_lines(out, run, NULL);
+	fields(out, runs, n, sep);
+}
+
+void stat_print_json(FILE *out, const struct stat_run *runs, int n)
+{
+	fields(out, runs, n, NULL);
+}
+
+void stat_print_stderr_notes(const struct stat_run *run, const char *command)
+{
+	char sig[64];
+
+	if (run->signal)
+		say("%s: killed by %s", command, signal_name(run->signal, sig, sizeof(sig)));
+	if (run->exec_left)
+		say("not counted: the command executed a program this user may not count (set-user-ID or set-group-ID, file capabilities, or not readable), and was let go at that exec, as perf lets it go");
 }

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmuctl stat's counts and statistics: the runs' counts summed, and the
+ * figures the printers show of them.
+ */
+#include <math.h>
+
+#include "stat-counts.h"
+
+static uint64_t value_of(const struct counter *c, const struct armpmu_counts *counts)
+{
+	return c->idx == ARMPMU_CYCLE_COUNTER ? counts->cycles : counts->events[c->idx];
+}
+
+void stat_counts_add(struct stat_run *run, const struct armpmu_counts *counts)
+{
+	for (int i = 0; i < run->ncounters; i++) {
+		struct counter *c = &run->counters[i];
+		double v = (double)value_of(c, counts);
+
+		c->sum += v;
+		c->sumsq += v * v;
+	}
+	if (counts->flags & ARMPMU_COUNTS_EXEC_LEFT)
+		run->exec_left = true;
+	run->time_enabled += counts->time_enabled;
+	run->time_running += counts->time_running;
+	run->runs++;
+}
+
+void stat_counts_add_usage(struct stat_run *run, const struct stat_usage *u)
+{
+	for (int k = 0; k < SW_COUNT; k++) {
+		run->sw_sum[k] += u->value[k];
+		run->sw_sumsq[k] += u->value[k] * u->value[k];
+	}
+	run->user += u->user;
+	run->sys += u->sys;
+	run->usage = true;
+}
+
+void stat_counts_add_elapsed(struct stat_run *run, double seconds)
+{
+	run->elapsed += seconds;
+	run->elapsed_sumsq += seconds * seconds;
+}
+
+/*
+ * The standard deviation of the mean of @n samples of @sum and @sumsq,
+ * relative to the mean, in %: what perf stat -r shows after "+-" (the
+ * samples' standard deviation over the square root of @n).
+ */
+static double rsd(int n, double sum, double sumsq)
+{
+	double m = n ? sum / n : 0, var;
+
+	if (n < 2 || m == 0)
+		return 0;
+	var = (sumsq - n * m * m) / (n - 1);
+	return var > 0 ? sqrt(var / n) / m * 100 : 0;
+}
+
+double stat_counts_software(const struct stat_run *run, enum stat_software sw)
+{
+	return run->runs ? run->sw_sum[sw] / run->runs : 0;
+}
+
+double stat_counts_software_rsd(const struct stat_run *run, enum stat_software sw)
+{
+	return rsd(run->runs, run->sw_sum[sw], run->sw_sumsq[sw]);
+}
+
+double stat_counts_elapsed_sd(const struct stat_run *run)
+{
+	double m = run->runs ? run->elapsed / run->runs : 0;
+
+	return rsd(run->runs, run->elapsed, run->elapsed_sumsq) * m / 100;
+}
+
+double stat_counts_mean(const struct stat_run *run, const struct counter *c)
+{
+	return run->runs ? c->sum / run->runs : 0;
+}
+
+double stat_counts_rsd(const struct stat_run *run, const struct counter *c)
+{
+	return rsd(run->runs, c->sum, c->sumsq);
+}
+
+double stat_counts_coverage(const struct stat_run *run)
+{
+	const struct armpmu_counts c = {
+		.time_enabled = run->time_enabled, .time_running = run->time_running,
+	};
+
+	return pmudev_coverage(&c) * 100;
+}
+
+bool stat_counts_incomplete(const struct stat_run *run)
+{
+	return run->time_running < run->time_enabled;
+}
+
+bool stat_counts_numbers(const struct stat_run *run)
+{
+	return run->runs && run->time_running && !run->disturbed && !run->exec_left;
+}
+
+const struct counter *stat_counts_counter(const struct stat_run *run, uint32_t event)
+{
+	for (int i = 0; i < run->ncounters; i++)
+		if (run->counters[i].event == event)
+			return &run->counters[i];
+	return NULL;
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pmuctl stat's counts and statistics (stat-counts.c): what a measurement
+ * counted, summed over its runs and files, and what can be said of it:
+ * means, their spread, the share of the time counted, whether the counts
+ * are numbers at all. No device: the printers, and the host's unit tests,
+ * work from a struct stat_run alone.
+ *
+ * pmuctl stat's files, lowest first, each calling only those before it:
+ * stat-counts.c, stat-metrics.c (the metric tables), stat-output.c (the
+ * printers), stat-workload.c (the command's process), stat-files.c (the
+ * device's files), stat.c (the options and the run).
+ */
+#ifndef PMUCTL_STAT_COUNTS_H
+#define PMUCTL_STAT_COUNTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <pmudev.h>
+
+/* The event counters, and the cycle counter. */
+#define MAX_EVENTS	(ARMPMU_MAX_COUNTERS + 1)
+
+/* -C's CPUs, -p's processes, -t's threads. */
+#define MAX_TARGETS	64
+
+#define EV_INST_RETIRED	0x08
+#define EV_CPU_CYCLES	0x11
+
+/* What is counted. */
+enum target {
+	TARGET_COMMAND,		/* the command, its threads and children (task mode) */
+	TARGET_PROCESS,		/* -p, -t: running processes' threads (task mode) */
+	TARGET_CPU,		/* -C: everything on a list of CPUs (CPU mode) */
+	TARGET_ALL_CPUS,	/* -a: everything on every CPU (CPU mode) */
+};
+
+/*
+ * perf's software events pmuctl measures from the command's resource
+ * usage (wait4's), from its exec to its end, with its reaped children:
+ * only for a command (not -p, -C, -a). cpu-migrations has no source
+ * there: it is not printed, never as 0.
+ */
+enum stat_software {
+	SW_TASK_CLOCK,		/* ms of CPU time, user and system */
+	SW_CONTEXT_SWITCHES,	/* voluntary and involuntary */
+	SW_CPU_MIGRATIONS,
+	SW_PAGE_FAULTS,		/* minor and major */
+	SW_MINOR_FAULTS,
+	SW_MAJOR_FAULTS,
+	SW_COUNT
+};
+
+/* One run's resource usage, from the command's exec to its end. */
+struct stat_usage {
+	double value[SW_COUNT];
+	double user, sys;	/* seconds */
+};
+
+struct counter {
+	unsigned int idx;	/* event counter, or ARMPMU_CYCLE_COUNTER */
+	char name[96];		/* a copy: the file that named it may be closed */
+	uint32_t event;		/* what it counts, for the metrics */
+	double sum, sumsq;	/* over the runs */
+};
+
+/* One measurement: a command's runs, or a process, or CPUs. */
+struct stat_run {
+	enum target target;
+	/* TARGET_CPU: -C's CPUs; TARGET_PROCESS: -p's processes or -t's threads. */
+	int cpu_list[MAX_TARGETS], ncpu_list;
+	pid_t pid_list[MAX_TARGETS];
+	int npid_list;
+	bool tids;		/* -t: the threads alone, not their processes' others */
+	char targets[128];	/* -C's, -p's or -t's list as given, for the header */
+	int threads;		/* TARGET_PROCESS: the threads attached */
+	int cpus;		/* CPU mode: the CPUs counted */
+	struct counter counters[MAX_EVENTS];
+	int ncounters;
+	/* Default events this core does not implement, shown as such. */
+	const char *unsupported[MAX_EVENTS];
+	int nunsupported;
+	struct armpmu_info info;	/* of the first file opened */
+	int runs;
+	int status;		/* the command's, as a shell reports it */
+	int signal;		/* the signal that killed it, or 0 */
+	bool disturbed;
+	bool exec_left;		/* a counted thread executed what may not be counted */
+	bool interrupted;	/* -p: ended by SIGINT */
+	double elapsed;		/* seconds, summed over the runs */
+	double elapsed_sumsq;
+	unsigned int software;	/* 1 << enum stat_software: the lines printed */
+	double sw_sum[SW_COUNT], sw_sumsq[SW_COUNT];
+	bool usage;		/* the command's usage is known (user, sys) */
+	double user, sys;	/* seconds, summed over the runs */
+	/* Where the lines are, printed before them: -I's time, -A's CPU. */
+	double interval;	/* -I: seconds since the start; 0: not -I */
+	bool per_cpu;		/* -A: the lines are line_cpu's */
+	int line_cpu;
+	bool metric_only;	/* --metric-only */
+	uint64_t time_enabled, time_running;	/* summed over runs and files */
+};
+
+/* Adds one run's counts (the sum of its files') to @run. */
+void stat_counts_add(struct stat_run *run, const struct armpmu_counts *counts);
+
+/* Adds one run's resource usage to @run's software counts. */
+void stat_counts_add_usage(struct stat_run *run, const struct stat_usage *u);
+/* Adds one run's elapsed seconds. */
+void stat_counts_add_elapsed(struct stat_run *run, double seconds);
+/* The mean of software count @sw, and its relative standard deviation in %. */
+double stat_counts_software(const struct stat_run *run, enum stat_software sw);
+double stat_counts_software_rsd(const struct stat_run *run, enum stat_software sw);
+/* The elapsed time's mean's standard deviation, in seconds, as perf's. */
+double stat_counts_elapsed_sd(const struct stat_run *run);
+
+/* @c's mean over the runs. */
+double stat_counts_mean(const struct stat_run *run, const struct counter *c);
+/*
+ * The standard deviation of its mean (the runs' standard deviation over
+ * the square root of their number), relative to the mean, in %: perf
+ * stat -r's "+-".
+ */
+double stat_counts_rsd(const struct stat_run *run, const struct counter *c);
+/* The share of the time counted, in %: 100 unless counts are incomplete. */
+double stat_counts_coverage(const struct stat_run *run);
+/* Whether the counters missed part of the time the threads ran. */
+bool stat_counts_incomplete(const struct stat_run *run);
+/*
+ * Whether @run's counts are numbers: counted for some of the time (a
+ * count of 0% of it is perf's "<not counted>"), not disturbed, and of
+ * every program the command executed.
+ */
+bool stat_counts_numbers(const struct stat_run *run);
+/* The first counter of @event, or NULL. */
+const struct counter *stat_counts_counter(const struct stat_run *run, uint32_t event);
+
+#endif /* PMUCTL_STAT_COUNTS_H */

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmuctl stat's files: each opened, attached or bound, and programmed with
+ * the same events as the first, so that their counts add up counter by
+ * counter.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmuctl.h"
+#include "stat-files.h"
+
+/* Keeps @pmu among @f's files: 0, or -ENOMEM. */
+static int files_add(struct stat_files *f, struct pmudev *pmu)
+{
+	if (f->n == f->allocated) {
+		int more = f->allocated ? 2 * f->allocated : 4;
+		struct pmudev **p = realloc(f->pmu, more * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		f->pmu = p;
+		f->allocated = more;
+	}
+	f->pmu[f->n++] = pmu;
+	return 0;
+}
+
+void stat_files_close(struct stat_files *f)
+{
+	for (int i = 0; i < f->n; i++)
+		pmudev_close(f->pmu[i]);
+	free(f->pmu);
+	*f = (struct stat_files){ 0 };
+}
+
+/*
+ * Programs the events on the first file, and records what they are. The
+ * default ones a core does not implement (QEMU's boards count instructions
+ * only with -icount) are listed as not supported rather than failing: the
+ * user did not ask for them.
+ */
+static int program_first(struct pmudev *pmu, struct stat_events *ev, struct stat_run *run)
+{
+	const struct armpmu_info *info = pmudev_info(pmu);
+	struct pmudev_event event;
+	char why[200];
+	int idx;
+
+	if (ev->group && stat_metric_group_check(ev->group, info, why, sizeof(why)))
+		return fail("%s", why);
+	if (stat_events_check(ev, info))
+		return EXIT_FAILURE;
+	for (int i = 0; i < ev->nspecs; i++) {
+		const char *spec = ev->specs[i];
+
+		idx = pmudev_add_event(pmu, spec);
+		if (idx == -ENOSPC)
+			return fail("%d events, but a %s has %u event counters, and the cycle counter for 'cycles': armpmu does not multiplex; count them in several runs",
+				    ev->nspecs, core_name(info), info->num_counters);
+		if (idx == -ENOENT && ev->defaults) {
+			run->unsupported[run->nunsupported++] = spec;
+			continue;
+		}
+		if (idx == -EACCES)
+			return fail("%s: counting kernel mode needs CAP_PERFMON or CAP_SYS_ADMIN; count user mode with :u",
+				    spec);
+		if (idx < 0) {
+			if (pmudev_event_error(spec, info, why, sizeof(why)))
+				return fail("%s", why);
+			return fail("%s: %s", spec, pmudev_strerror(idx));
+		}
+		struct counter *c = &run->counters[run->ncounters++];
+
+		ev->programmed[ev->nprogrammed++] = ev->specs[i];
+		c->idx = (unsigned int)idx;
+		snprintf(c->name, sizeof(c->name), "%s",
+			 ev->names[i] ? ev->names[i] : pmudev_counter_name(pmu, c->idx));
+		c->event = idx == ARMPMU_CYCLE_COUNTER ? EV_CPU_CYCLES :
+			   pmudev_event_parse(spec, info, &event) ? 0 : event.number;
+	}
+	run->info = *info;
+	ev->known = true;
+	return 0;
+}
+
+/*
+ * Programs a later file like the first: the same specs in the same order
+ * get the same counters (allocation is deterministic).
+ */
+static int program(struct pmudev *pmu, struct stat_events *ev, struct stat_run *run)
+{
+	if (!ev->known)
+		return program_first(pmu, ev, run);
+	for (int i = 0; i < ev->nprogrammed; i++) {
+		int idx = pmudev_add_event(pmu, ev->programmed[i]);
+
+		if (idx < 0 || (unsigned int)idx != run->counters[i].idx)
+			return fail("%s: %s", ev->programmed[i],
+				    idx < 0 ? pmudev_strerror(idx) : "a different counter than before");
+	}
+	return 0;
+}
+
+int stat_files_open_command(struct stat_files *f, pid_t pid, bool on_exec,
+			    struct stat_events *ev, struct stat_run *run)
+{
+	struct pmudev *pmu;
+	int err;
+
+	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
+		return EXIT_FAILURE;
+	err = files_add(f, pmu);
+	if (err) {
+		pmudev_close(pmu);
+		return fail("%s", strerror(-err));
+	}
+	err = pmudev_attach(pmu, pid, PMUDEV_ATTACH_FOLLOW |
+			    (on_exec ? PMUDEV_ATTACH_ENABLE_ON_EXEC : 0));
+	if (err)
+		return fail("cannot count the command: %s", pmudev_strerror(err));
+	return program(pmu, ev, run);
+}
+
+/* Whether @tid is among the @n threads attached. */
+static bool attached(const pid_t *tids, int n, pid_t tid)
+{
+	for (int i = 0; i < n; i++)
+		if (tids[i] == tid)
+			return true;
+	return false;
+}
+
+/* A thread gone, or followed by another file already: not an error. */
+#define SKIP_THREAD	(-1)
+
+/* Attaches a file (FOLLOW) to thread @tid of @pid: 0, SKIP_THREAD, or the exit status. */
+static int attach_thread(struct stat_files *f, pid_t pid, pid_t tid, struct stat_events *ev,
+			 struct stat_run *run)
+{
+	struct pmudev *pmu;
+	int err;
+
+	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
+		return EXIT_FAILURE;
+	err = pmudev_attach(pmu, tid, PMUDEV_ATTACH_FOLLOW);
+	if (err) {
+		pmudev_close(pmu);
+		if (err == -EACCES)
+			return fail("not allowed to count %s %d: it must be yours (and not setuid), or you need CAP_PERFMON, CAP_SYS_ADMIN or CAP_SYS_PTRACE",
+				    run->tids ? "thread" : "process", (int)pid);
+		if (err == -ESRCH && run->tids)
+			return fail("no thread %d", (int)tid);
+		if (tid == pid && err == -EBUSY)
+			return fail("%s %d is already counted by another armpmu file",
+				    run->tids ? "thread" : "process", (int)pid);
+		if (tid == pid || (err != -ESRCH && err != -EBUSY))
+			return fail("cannot count thread %d: %s", (int)tid, pmudev_strerror(err));
+		return SKIP_THREAD;
+	}
+	if (files_add(f, pmu)) {
+		pmudev_close(pmu);
+		return fail("out of memory");
+	}
+	run->threads++;
+	return program(pmu, ev, run);
+}
+
+/*
+ * Attaches a file (FOLLOW) to each thread of @pid not attached yet, as
+ * /proc lists them (-t: @pid alone). A thread that has exited meanwhile
+ * is skipped, and so is one another file counts already (EBUSY) unless it
+ * is the main thread: on a second look, that is a thread an attached one
+ * created, which its file follows.
+ */
+static int attach_threads(struct stat_files *f, pid_t pid, pid_t **tids, int *ntids,
+			  struct stat_events *ev, struct stat_run *run)
+{
+	char dir_path[64];
+	struct dirent *d;
+	DIR *dir;
+	int ret = 0;
+
+	if (run->tids) {
+		if (attached(*tids, *ntids, pid))
+			return 0;
+		if (kill(pid, 0) && errno == ESRCH)
+			return fail("no thread %d", (int)pid);
+		ret = attach_thread(f, pid, pid, ev, run);
+		if (ret == SKIP_THREAD)
+			return fail("no thread %d to count", (int)pid);
+		goto keep;
+	}
+	snprintf(dir_path, sizeof(dir_path), "/proc/%d/task", (int)pid);
+	dir = opendir(dir_path);
+	if (!dir)
+		return fail("no process %d", (int)pid);
+	while (!ret && (d = readdir(dir))) {
+		pid_t tid = (pid_t)strtol(d->d_name, NULL, 10), *more;
+
+		if (tid <= 0 || attached(*tids, *ntids, tid))
+			continue;
+		ret = attach_thread(f, pid, tid, ev, run);
+		if (ret == SKIP_THREAD) {
+			ret = 0;
+			continue;
+		}
+		more = realloc(*tids, (*ntids + 1) * sizeof(**tids));
+		if (!more) {
+			ret = fail("out of memory");
+			break;
+		}
+		*tids = more;
+		(*tids)[(*ntids)++] = tid;
+	}
+	closedir(dir);
+	return ret;
+keep:
+	if (!ret) {
+		pid_t *more = realloc(*tids, (*ntids + 1) * sizeof(**tids));
+
+		if (!more)
+			return fail("out of memory");
+		*tids = more;
+		(*tids)[(*ntids)++] = pid;
+	}
+	return ret;
+}
+
+int stat_files_open_process(struct stat_files *f, struct stat_events *ev, struct stat_run *run)
+{
+	pid_t *tids = NULL;
+	int ntids = 0, ret = 0;
+
+	/* A thread created before its creator was attached: look again. */
+	for (int pass = 0; pass < 2 && !ret; pass++)
+		for (int i = 0; i < run->npid_list && !ret; i++)
+			ret = attach_threads(f, run->pid_list[i], &tids, &ntids, ev, run);
+	free(tids);
+	return ret;
+}
+
+int stat_files_open_cpus(struct stat_files *f, struct stat_events *ev, struct stat_run *run)
+{
+	int n = run->target == TARGET_CPU ? run->ncpu_list : possible_cpus();
+
+	for (int i = 0; i < n; i++) {
+		int cpu = run->target == TARGET_CPU ? run->cpu_list[i] : i;
+		struct pmudev *pmu;
+		int err = pmudev_open(&pmu, cpu, PMUDEV_OPEN_NO_PIN), ret;
+
+		if (err == -ENXIO && run->target == TARGET_ALL_CPUS)
+			continue;	/* offline: nothing runs there */
+		if (err) {
+			explain_open_error(err, cpu);
+			return EXIT_FAILURE;
+		}
+		if (files_add(f, pmu)) {
+			pmudev_close(pmu);
+			return fail("out of memory");
+		}
+		run->cpus = f->n;
+		ret = program(pmu, ev, run);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int stat_files_cpu(const struct stat_files *f, int i)
+{
+	return pmudev_cpu(f->pmu[i]);
+}
+
+int stat_files_read_one(const struct stat_files *f, int i, struct armpmu_counts *counts)
+{
+	return pmudev_read(f->pmu[i], counts);
+}
+
+int stat_files_each(const struct stat_files *f, int (*op)(struct pmudev *))
+{
+	for (int i = 0; i < f->n; i++) {
+		int err = op(f->pmu[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int stat_files_read(const struct stat_files *f, struct armpmu_counts *sum)
+{
+	struct armpmu_counts c;
+	int ret = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	for (int i = 0; i < f->n; i++) {
+		int err = pmudev_read(f->pmu[i], &c);
+
+		if (err && err != -EIO)
+			return err;
+		if (err)
+			ret = err;
+		sum->flags |= c.flags;
+		sum->cycles += c.cycles;
+		for (unsigned int k = 0; k < ARMPMU_MAX_COUNTERS; k++)
+			sum->events[k] += c.events[k];
+		sum->time_enabled += c.time_enabled;
+		sum->time_running += c.time_running;
+	}
+	return ret;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pmuctl stat's metric tables (stat-metrics.c): the ratios shown beside a
+ * count, as perf stat shows them, and -M's named groups of events, each
+ * chosen so that its metrics come out.
+ */
+#ifndef PMUCTL_STAT_METRICS_H
+#define PMUCTL_STAT_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stat-counts.h"
+
+/* A ratio of two counts, shown on the line of the count it is about. */
+struct stat_metric {
+	uint32_t on;		/* the event whose line shows it */
+	uint32_t num, den;	/* its inputs, event numbers (cycles: 0x11) */
+	double scale;		/* 1, or 1000 for "per 1000 instructions" */
+	int digits;		/* after the decimal point */
+	const char *unit;	/* "insn per cycle" */
+};
+
+/* The @index-th metric shown on counter @c's line, or NULL past the last. */
+const struct stat_metric *stat_metric_of(const struct counter *c, unsigned int index);
+/*
+ * Metric @m's value in @run, if every count it needs was counted and can
+ * be trusted (a denominator of 0 gives 0, as perf shows it).
+ */
+bool stat_metric_value(const struct stat_run *run, const struct stat_metric *m, double *value);
+
+/* A named set of events for -M, whose metrics together make one idea. */
+#define GROUP_MAX_EVENTS 6
+struct stat_group {
+	const char *name;
+	const char *summary;
+	const char *events[GROUP_MAX_EVENTS];	/* "cycles" is the cycle counter */
+};
+
+/* The group called @name (any case), or NULL. */
+const struct stat_group *stat_metric_group(const char *name);
+/* Lists the groups, one a line, indented by @indent. */
+void stat_metric_groups_print(FILE *out, int indent);
+/*
+ * Whether the core @info describes can count group @g at once: it has
+ * every event (else "-M stall: this Cortex-A53 has no STALL_FRONTEND,
+ * STALL_BACKEND" in @why) and enough event counters. Returns 0 or
+ * -ENOENT, -ENOSPC.
+ */
+int stat_metric_group_check(const struct stat_group *g, const struct armpmu_info *info,
+			    char *why, size_t len);
+
+#endif /* PMUCTL_STAT_METRICS_H */

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmuctl stat's options: perf stat's, with its letters and its long
+ * names, parsed into the measurement's target and events and the way the
+ * counts are printed.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmuctl.h"
+#include "stat-metrics.h"
+#include "stat-options.h"
+
+static void usage(void)
+{
+	printf("Usage: pmuctl stat [OPTIONS] -- COMMAND [ARGS...]\n"
+	       "       pmuctl stat [OPTIONS] -p PID[,PID...] | -t TID[,TID...]\n"
+	       "       pmuctl stat -M list\n\n"
+	       "Counts events while COMMAND runs: COMMAND and every thread and child process\n"
+	       "it creates, wherever the scheduler runs them, and nothing else. Prints, as\n"
+	       "perf stat does, task-clock, context-switches and page-faults (from the\n"
+	       "command's resource usage), what the events counted (default:\n"
+	       "cycles,instructions), the metrics whose counts were all counted after '#',\n"
+	       "the elapsed time and the user and system seconds, on stderr (-o: in\n"
+	       "FILE). Ctrl-C ends the command, and the counts so far are printed.\n\n"
+	       "  -e, --event EVENTS  event names (pmuctl list), perf aliases, raw 0x11 or r11,\n"
+	       "                      perf's PMU/event=0xNN/ (cpu, armv8_pmuv3, armv7_cortex_a7,\n"
+	       "                      ...), with :u (user mode) or :k (kernel mode); groups\n"
+	       "                      {a,b}[:u] counted together; task-clock, context-switches,\n"
+	       "                      page-faults, minor-faults, major-faults; repeatable\n"
+	       "  -M, --metrics GROUP[:u|:k]\n"
+	       "                      the events of a metric group (below), with the modifier\n"
+	       "  -r, --repeat N      run N times: means, and perf's +- (the standard deviation\n"
+	       "                      of the mean, in %%), the elapsed time's too\n"
+	       "  -x, --field-separator SEP\n"
+	       "                      perf stat's fields, one line per count: VALUE, UNIT,\n"
+	       "                      EVENT, [VARIANCE%%,] TIME COUNTED (ns), %% OF TIME\n"
+	       "                      COUNTED, METRIC VALUE, METRIC UNIT\n"
+	       "  -j, --json          perf stat -j's: one JSON object per count\n"
+	       "      --metric-only   the metrics alone, a column each\n"
+	       "  -I, --interval-print MSECS\n"
+	       "                      print the counts of every MSECS (10 and up) as the\n"
+	       "                      command runs, each line after its time, as perf does\n"
+	       "  -D, --delay MSECS   start counting MSECS after the command starts\n"
+	       "  -p, --pid PIDS      count running processes instead, until they exit or\n"
+	       "                      Ctrl-C: their threads, and the threads and children they\n"
+	       "                      create after that\n"
+	       "  -t, --tid TIDS      the same for threads alone\n"
+	       "  -C, --cpu CPUS      count everything that runs on CPUS (0,1 or 1-2) while\n"
+	       "                      COMMAND runs; COMMAND runs where the scheduler puts it;\n"
+	       "                      needs CAP_PERFMON or CAP_SYS_ADMIN\n"
+	       "  -a, --all-cpus      the same on every CPU\n"
+	       "  -A, --no-aggr       with -C or -a: each CPU's counts on lines of their own\n"
+	       "  -o, --output FILE   write the counts to FILE, after perf's \"# started on\"\n"
+	       "      --append        append to -o's FILE\n"
+	       "      --no-calibrate  accepted for old scripts; does nothing (counting starts\n"
+	       "                      at the command's exec: nothing of pmuctl's is counted)\n\n"
+	       "Metric groups (-M; refused where the core lacks an event or counters):\n");
+	stat_metric_groups_print(stdout, 2);
+	printf("\nMore events than the core has counters is refused (no multiplexing yet), and\n"
+	       "so is a group larger than the counters. :p (precise sampling) and :G, :H\n"
+	       "(KVM guest, host) are refused: armpmu counts, it does not sample. Where\n"
+	       "the threads ran but their counters could not be loaded (a whole-CPU counter\n"
+	       "or perf held the PMU) they were not counted: the counts then show the share\n"
+	       "of the time counted; counts of none of it, and counts that cannot be\n"
+	       "trusted, are <not counted>.\n"
+	       "Exit status: COMMAND's (128+N if killed by signal N), or with -p 0; 127\n"
+	       "if COMMAND was not found, 126 if it could not be executed (no counts\n"
+	       "then); 1 if pmuctl failed or the counts are not trustworthy, 2 for a\n"
+	       "usage error.\n");
+}
+
+/* -p's and -t's comma-separated IDs into run->pid_list. */
+static int parse_pids(const char *arg, int opt, struct stat_run *run)
+{
+	const char *what = opt == 't' ? "thread" : "process";
+	const char *p = arg;
+	char *end;
+	long n;
+
+	do {
+		errno = 0;
+		n = strtol(p, &end, 10);
+		if (errno || end == p || (*end && *end != ',') || n <= 0 || n > 0x3fffffff)
+			return usage_error("-%c needs a %s ID, not '%s' (or a list: 1,2)", opt, what, arg);
+		if (run->npid_list == MAX_TARGETS)
+			return usage_error("-%c: %d IDs at most", opt, MAX_TARGETS);
+		run->pid_list[run->npid_list++] = (pid_t)n;
+		p = end + 1;
+	} while (*end);
+	snprintf(run->targets, sizeof(run->targets), "%s", arg);
+	return 0;
+}
+
+/* -C's list, perf's: "0", "0,1", "1-2", "0,2-3", into run->cpu_list. */
+static int parse_cpus(const char *arg, struct stat_run *run)
+{
+	char *list = strdup(arg), *item, *save = NULL, *dash;
+	int first, last, ret = 0;
+
+	if (!list)
+		return fail("out of memory");
+	for (item = strtok_r(list, ",", &save); item && !ret; item = strtok_r(NULL, ",", &save)) {
+		dash = strchr(item, '-');
+		if (dash)
+			*dash = '\0';
+		if (!parse_cpu(item, &first) || (dash && !parse_cpu(dash + 1, &last)))
+			ret = usage_error("no CPU '%s'", dash && parse_cpu(item, &first) ? dash + 1 : item);
+		else if (dash && last < first)
+			ret = usage_error("-C %s: a range goes up (%d-%d)", arg, last, first);
+		for (int c = first; !ret && c <= (dash ? last : first); c++) {
+			bool seen = false;
+
+			for (int k = 0; k < run->ncpu_list; k++)
+				seen |= run->cpu_list[k] == c;
+			if (!seen && run->ncpu_list == MAX_TARGETS)
+				ret = usage_error("-C: %d CPUs at most", MAX_TARGETS);
+			else if (!seen)
+				run->cpu_list[run->ncpu_list++] = c;
+		}
+	}
+	if (!ret && !run->ncpu_list)
+		ret = usage_error("no CPU '%s'", arg);
+	free(list);
+	snprintf(run->targets, sizeof(run->targets), "%s", arg);
+	return ret;
+}
+
+/* A number of milliseconds for -I or -D, from @min. */
+static int parse_msecs(const char *arg, int opt, int min, int *ms)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < min || n > 3600000)
+		return usage_error("-%c needs milliseconds from %d to 3600000, not '%s'", opt, min, arg);
+	*ms = (int)n;
+	return 0;
+}
+
+/*
+ * -M GROUP[:MODIFIER]: the group's events, after -e's, each with the
+ * modifier (:u, :k); "-M list" lists the groups and exits. Returns 0, or
+ * the exit status.
+ */
+static int parse_group(const char *arg, struct stat_events *ev)
+{
+	const char *colon = strchr(arg, ':');
+	char name[32];
+	const struct stat_group *g;
+
+	if (!strcmp(arg, "list")) {
+		printf("Metric groups (pmuctl stat -M GROUP[:u|:k]):\n");
+		stat_metric_groups_print(stdout, 2);
+		exit(EXIT_SUCCESS);
+	}
+	if (ev->group)
+		return usage_error("one -M at a time");
+	snprintf(name, sizeof(name), "%.*s", colon ? (int)(colon - arg) : (int)strlen(arg), arg);
+	g = stat_metric_group(name);
+	if (!g)
+		return usage_error("no metric group '%s' (pmuctl stat -M list lists them)", name);
+	ev->group = g;
+	for (int k = 0; k < GROUP_MAX_EVENTS && g->events[k]; k++) {
+		if (ev->nspecs >= MAX_EVENTS)
+			return usage_error("too many events");
+		snprintf(ev->group_specs[k], sizeof(ev->group_specs[k]), "%s%.8s", g->events[k],
+			 colon ? colon : "");
+		ev->specs[ev->nspecs++] = ev->group_specs[k];
+	}
+	return 0;
+}
+
+/* Returns 0 to go on, or the exit status of a usage error. */
+int stat_options_parse(int argc, char **argv, struct stat_options *o, struct stat_run *run,
+		       struct stat_events *ev)
+{
+	enum { OPT_APPEND = 256, OPT_METRIC_ONLY, OPT_NO_CALIBRATE };
+	static const struct option opts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "metrics", required_argument, NULL, 'M' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "delay", required_argument, NULL, 'D' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "append", no_argument, NULL, OPT_APPEND },
+		{ "metric-only", no_argument, NULL, OPT_METRIC_ONLY },
+		{ "no-calibrate", no_argument, NULL, OPT_NO_CALIBRATE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool targets = false;	/* one of -p, -t, -C, -a was given */
+	char *end;
+	int opt, ret = 0;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:e:M:r:x:jp:t:C:aAI:D:o:h", opts, NULL)) != -1) {
+		if (strchr("ptCa", opt) && targets)
+			return usage_error("-p, -t, -C and -a go one at a time");
+		switch (opt) {
+		case 'e':
+			ret = stat_events_add(ev, optarg);
+			break;
+		case 'M':
+			ret = parse_group(optarg, ev);
+			break;
+		case 'r':
+			errno = 0;
+			o->repeat = (int)strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || o->repeat < 1 || o->repeat > 100000)
+				return usage_error("-r needs a count from 1 to 100000, not '%s'", optarg);
+			break;
+		case 'x':
+			o->sep = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'p':
+		case 't':
+			targets = true;
+			run->target = TARGET_PROCESS;
+			run->tids = opt == 't';
+			ret = parse_pids(optarg, opt, run);
+			break;
+		case 'C':
+			targets = true;
+			run->target = TARGET_CPU;
+			ret = parse_cpus(optarg, run);
+			break;
+		case 'a':
+			targets = true;
+			run->target = TARGET_ALL_CPUS;
+			break;
+		case 'A':
+			o->no_aggr = true;
+			break;
+		case 'I':
+			ret = parse_msecs(optarg, 'I', 10, &o->interval_ms);
+			break;
+		case 'D':
+			ret = parse_msecs(optarg, 'D', 0, &o->delay_ms);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_APPEND:
+			o->append = true;
+			break;
+		case OPT_METRIC_ONLY:
+			run->metric_only = true;
+			break;
+		case OPT_NO_CALIBRATE:
+			/* Nothing is calibrated any more: kept for old scripts. */
+			break;
+		case 'h':
+			usage();
+			exit(EXIT_SUCCESS);
+		default:
+			return option_error(opt, argv);
+		}
+		if (ret)
+			return ret;
+	}
+	if (run->target == TARGET_PROCESS) {
+		const char *opt_name = run->tids ? "-t" : "-p";
+
+		if (optind != argc)
+			return usage_error("%s counts running %s: no command too", opt_name,
+					   run->tids ? "threads" : "processes");
+		if (o->repeat != 1)
+			return usage_error("%s counts once: no -r", opt_name);
+		if (o->interval_ms || o->delay_ms)
+			return usage_error("%s: -I and -D are for a command, not yet for %s", opt_name,
+					   opt_name);
+	} else if (optind == argc) {
+		return usage_error("no command to run");
+	}
+	if (o->sep && o->json)
+		return usage_error("-x and --json do not go together");
+	if (o->append && !o->output)
+		return usage_error("--append appends to -o's file: no -o");
+	if (o->no_aggr && run->target != TARGET_CPU && run->target != TARGET_ALL_CPUS)
+		return usage_error("-A gives each CPU's counts apart: with -C or -a");
+	if (o->no_aggr && o->repeat != 1)
+		return usage_error("-A gives one run's counts per CPU: no -r");
+	if (o->interval_ms && o->repeat != 1)
+		return usage_error("-I prints as the command runs: no -r");
+	if (ev->software && run->target != TARGET_COMMAND)
+		return usage_error("software events (task-clock, context-switches, page-faults) are measured from the command's resource usage: not with -p, -t, -C or -a");
+	if (ev->software && o->interval_ms)
+		return usage_error("software events (task-clock, ...) are measured at the command's end: not with -I");
+	return 0;
+}

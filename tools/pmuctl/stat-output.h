@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pmuctl stat's printers (stat-output.c): the human table, and perf
+ * stat's -x SEP fields and -j JSON objects, so that scripts written for
+ * perf stat read pmuctl's. Each is a pure function of a struct stat_run,
+ * so that the host can test it with counts made up.
+ */
+#ifndef PMUCTL_STAT_OUTPUT_H
+#define PMUCTL_STAT_OUTPUT_H
+
+#include <stdio.h>
+
+#include "stat-counts.h"
+
+/*
+ * The human table, as perf stat prints it, with pmuctl's notes: of @n
+ * runs, one unless -A gives one per CPU (per_cpu, line_cpu), printed event by
+ * event, CPU by CPU, as perf orders them.
+ */
+void stat_print_table(FILE *out, const struct stat_run *runs, int n, char **cmd);
+/* -I: perf's header of the table's columns (every 25 intervals), ... */
+void stat_print_interval_header(FILE *out, const struct stat_run *run);
+/* ... and the table's lines of one interval (each run's interval set). */
+void stat_print_interval(FILE *out, const struct stat_run *runs, int n);
+/*
+ * perf stat -x SEP's fields, one line per count: value, unit, event,
+ * [variance% with -r,] time counted (ns), percentage of time counted,
+ * metric value, metric unit; a count's further metrics on lines of their
+ * own with the first fields empty. -I's time and -A's CPU come first.
+ */
+void stat_print_separated(FILE *out, const struct stat_run *runs, int n, const char *sep);
+/* perf stat -j: one JSON object per count, by perf's keys. */
+void stat_print_json(FILE *out, const struct stat_run *runs, int n);
+/*
+ * What the table's notes would say that -x and --json have no place for,
+ * on stderr: the signal that killed @command (as perf's psignal), and why
+ * counts are <not counted> when an exec let a counted thread go.
+ */
+void stat_print_stderr_notes(const struct stat_run *run, const char *command);
+
+#endif /* PMUCTL_STAT_OUTPUT_H */

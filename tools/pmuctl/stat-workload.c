@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmuctl stat's command: its process forked first and held on a pipe, so
+ * that its file can be attached and armed before it executes anything;
+ * released, it executes the command, and its exec's error, if any, comes
+ * back through a pipe that a successful exec closes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "pmuctl.h"
+#include "stat-workload.h"
+
+/* perf's words, and a shell's status: 127 not found, 126 not executable. */
+static int workload_failed(const struct stat_workload *w, int err)
+{
+	fail("Workload failed: %s ('%s')", strerror(err), w->argv[0]);
+	return err == ENOENT ? 127 : 126;
+}
+
+/* The search of PATH: 0, or the errno a shell would report. */
+static int search(const char *name, char *path, size_t len)
+{
+	const char *dirs = getenv("PATH"), *end;
+	int err = ENOENT;
+
+	if (strchr(name, '/')) {
+		snprintf(path, len, "%s", name);
+		return access(path, X_OK) ? errno : 0;
+	}
+	for (dirs = dirs ? dirs : "/usr/bin:/bin"; *dirs; dirs = *end ? end + 1 : end) {
+		end = strchrnul(dirs, ':');
+		snprintf(path, len, "%.*s/%s", (int)(end - dirs), end == dirs ? "." : dirs, name);
+		if (!access(path, X_OK))
+			return 0;
+		if (errno == EACCES)
+			err = EACCES;
+	}
+	return err;
+}
+
+int stat_workload_find(struct stat_workload *w, char **argv)
+{
+	int err;
+
+	w->argv = argv;
+	w->pid = -1;
+	w->release_fd = w->error_fd = -1;
+	err = search(argv[0], w->path, sizeof(w->path));
+	return err ? workload_failed(w, err) : 0;
+}
+
+/*
+ * What execvp() does with a file the kernel cannot execute (a script
+ * without "#!"): runs it through /bin/sh, the file as the shell's first
+ * argument. Returns only on failure, with errno set.
+ */
+static void exec_shell(const char *path, char **cmd)
+{
+	int n = 0;
+
+	while (cmd[n])
+		n++;
+	char **argv = calloc((size_t)n + 2, sizeof(*argv));
+
+	if (!argv)
+		return;
+	argv[0] = "/bin/sh";
+	argv[1] = (char *)path;
+	for (int i = 1; i <= n; i++)
+		argv[i + 1] = cmd[i];
+	execve(argv[0], argv, environ);
+	free(argv);
+}
+
+/* The child: held until released, then the command, or its exec's errno. */
+static void __attribute__((noreturn)) child(const struct stat_workload *w, int go, int error)
+{
+	char byte;
+	int err;
+
+	/* pmuctl ignores SIGINT while a command runs; the command must not. */
+	signal(SIGINT, SIG_DFL);
+	if (read(go, &byte, 1) != 1)
+		_exit(127);	/* pmuctl gave up on this run */
+	/* What the held child used is not the command's: taken off after. */
+	getrusage(RUSAGE_SELF, w->before_exec);
+	execve(w->path, w->argv, environ);
+	if (errno == ENOEXEC)
+		exec_shell(w->path, w->argv);
+	err = errno;
+	if (write(error, &err, sizeof(err)) != sizeof(err))
+		_exit(127);
+	_exit(127);
+}
+
+int stat_workload_prepare(struct stat_workload *w)
+{
+	int go[2], error[2], err;
+
+	if (!w->before_exec) {
+		w->before_exec = mmap(NULL, sizeof(*w->before_exec), PROT_READ | PROT_WRITE,
+				      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (w->before_exec == MAP_FAILED) {
+			w->before_exec = NULL;
+			return fail("cannot fork: %s", strerror(errno));
+		}
+	}
+	memset(w->before_exec, 0, sizeof(*w->before_exec));
+	if (pipe2(go, O_CLOEXEC))
+		return fail("cannot fork: %s", strerror(errno));
+	if (pipe2(error, O_CLOEXEC)) {
+		err = errno;
+		close(go[0]);
+		close(go[1]);
+		return fail("cannot fork: %s", strerror(err));
+	}
+	fflush(NULL);
+	w->pid = fork();
+	if (w->pid == 0) {
+		close(go[1]);
+		close(error[0]);
+		child(w, go[0], error[1]);
+	}
+	err = errno;
+	close(go[0]);
+	close(error[1]);
+	if (w->pid < 0) {
+		close(go[1]);
+		close(error[0]);
+		return fail("cannot fork: %s", strerror(err));
+	}
+	w->release_fd = go[1];
+	w->error_fd = error[0];
+	return 0;
+}
+
+void stat_workload_release(struct stat_workload *w)
+{
+	if (write(w->release_fd, "", 1) != 1)
+		say("cannot release the command: %s", strerror(errno));
+	close(w->release_fd);
+	w->release_fd = -1;
+}
+
+bool stat_workload_wait(struct stat_workload *w, int msecs)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	siginfo_t info = { 0 };
+	bool ended;
+
+	pfd.fd = (int)syscall(SYS_pidfd_open, w->pid, 0);
+	if (pfd.fd < 0) {	/* no pidfd (Linux < 5.3): a look after the time */
+		usleep((useconds_t)msecs * 1000);
+		return !waitid(P_PID, (id_t)w->pid, &info, WEXITED | WNOHANG | WNOWAIT) &&
+		       info.si_pid;
+	}
+	while (poll(&pfd, 1, msecs) < 0 && errno == EINTR)
+		;
+	ended = pfd.revents & POLLIN;
+	close(pfd.fd);
+	return ended;
+}
+
+static double seconds(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+/* @after less @before, as perf's software counts. */
+static void usage_of(const struct rusage *after, const struct rusage *before, struct stat_usage *u)
+{
+	double user = seconds(after->ru_utime) - seconds(before->ru_utime);
+	double sys = seconds(after->ru_stime) - seconds(before->ru_stime);
+	double minor = (double)(after->ru_minflt - before->ru_minflt);
+	double major = (double)(after->ru_majflt - before->ru_majflt);
+
+	*u = (struct stat_usage){ .user = user, .sys = sys };
+	u->value[SW_TASK_CLOCK] = (user + sys) * 1e3;
+	u->value[SW_CONTEXT_SWITCHES] = (double)(after->ru_nvcsw + after->ru_nivcsw -
+						 before->ru_nvcsw - before->ru_nivcsw);
+	u->value[SW_MINOR_FAULTS] = minor;
+	u->value[SW_MAJOR_FAULTS] = major;
+	u->value[SW_PAGE_FAULTS] = minor + major;
+}
+
+/*
+ * The error is read once the child is gone, not before: a read would wake
+ * pmuctl in the middle of the exec, on the child's CPU.
+ */
+int stat_workload_finish(struct stat_workload *w, int *status, int *signal, struct stat_usage *u)
+{
+	struct rusage ru = { 0 };
+	ssize_t got;
+	int err = 0, wstatus = 0;
+
+	while (wait4(w->pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
+		;
+	usage_of(&ru, w->before_exec, u);
+	do
+		got = read(w->error_fd, &err, sizeof(err));
+	while (got < 0 && errno == EINTR);
+	close(w->error_fd);
+	if (got == sizeof(err) && err)
+		return workload_failed(w, err);
+	*status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+	*signal = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+	return 0;
+}
+
+int stat_workload_run(struct stat_workload *w, int *status, int *signal, struct stat_usage *u)
+{
+	stat_workload_release(w);
+	return stat_workload_finish(w, status, signal, u);
+}
+
+void stat_workload_abandon(struct stat_workload *w)
+{
+	if (w->release_fd >= 0)
+		close(w->release_fd);
+	close(w->error_fd);
+	kill(w->pid, SIGKILL);
+	while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
