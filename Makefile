@@ -11,6 +11,11 @@
 #                           pmuctl, man pages, udev rule, group, modules-load
 #                           file; DESTDIR and PREFIX (default /usr/local) honoured
 #   make uninstall          the same, removed
+#   make install-dkms       the module's source in /usr/src/armpmu-VERSION for
+#                           DKMS, and without DESTDIR dkms add and install
+#   make deb                the Debian packages, into build/deb/, for
+#                           DEB_ARCHS (default: armhf arm64 amd64), cross-built
+#                           in a throwaway Debian root (lab/build-deb; root)
 #   make guest-userland GUEST_ARCH=armhf|arm64
 #                           cross-build what the emulated boards install
 #   make userland TARGET=host|armhf|arm64
@@ -24,7 +29,14 @@ BUILD ?= build
 TARGET ?= host
 GUEST_ARCH ?= armhf
 
-VERSION := 0.1.0
+# The version's one place is debian/changelog's first line, which Debian's
+# tools read; the library, pmuctl and the DKMS source take it from there.
+# (Its version in parentheses, without a Debian revision.)
+VERSION := $(shell head -n 1 debian/changelog 2>/dev/null | tr -s '()' '  ' | cut -d' ' -f2 | \
+	sed 's/-[^-]*$$//')
+ifeq ($(VERSION),)
+$(error no version: debian/changelog's first line should read "armpmu (VERSION) ...")
+endif
 LIB_ABI := 1
 
 CROSS_host :=
@@ -36,7 +48,10 @@ CC := $(CROSS_$(TARGET))gcc
 AR := $(CROSS_$(TARGET))ar
 PREFIX ?= /usr/local
 
-USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
+# CPPFLAGS, CFLAGS and LDFLAGS are the builder's (Debian's hardening flags,
+# for instance); the USER_ ones are what the code needs whatever they are.
+CFLAGS ?= -O2 -g
+USER_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror=implicit-function-declaration
 USER_CPPFLAGS := -Iuapi -Ilibpmudev
 
 OUT := $(BUILD)/$(TARGET)
@@ -75,8 +90,8 @@ KMOD_CPPFLAGS := -I$(KMOD_SYSROOT)/usr/include
 KMOD_LDFLAGS := -L$(KMOD_SYSROOT)/usr/lib/$(TRIPLET_$(TARGET)) -Wl,-rpath-link,$(KMOD_LIBDIRS)
 endif
 
-.PHONY: all modules userland guest-userland check bench demo clean install uninstall \
-	install-module install-userland install-system
+.PHONY: all modules userland guest-userland check bench demo deb clean install uninstall \
+	install-module install-userland install-system install-dkms
 
 all: modules userland
 
@@ -90,12 +105,12 @@ guest-userland:
 
 $(OUT)/obj/libpmudev/%.o: libpmudev/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CPPFLAGS) $(USER_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
 
 $(LIB_SHARED): $(LIB_OBJS) libpmudev/libpmudev.map
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=libpmudev/libpmudev.map \
-		-o $@ $(LIB_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(LIB_SONAME) \
+		-Wl,--version-script=libpmudev/libpmudev.map -o $@ $(LIB_OBJS)
 	ln -sf $(notdir $@) $(OUT)/lib/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(OUT)/lib/libpmudev.so
 
@@ -114,12 +129,13 @@ FORCE:
 
 $(OUT)/obj/pmuctl/%.o: tools/pmuctl/%.c $(PMUCTL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CPPFLAGS) $(KMOD_CPPFLAGS) -DPMUCTL_VERSION='"$(VERSION)"' \
-		$(USER_CFLAGS) -c -o $@ $<
+	$(CC) $(USER_CPPFLAGS) $(KMOD_CPPFLAGS) $(CPPFLAGS) -DPMUCTL_VERSION='"$(VERSION)"' \
+		$(USER_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(PMUCTL): $(PMUCTL_OBJS) $(LIB_SHARED)
 	@mkdir -p $(@D)
-	$(CC) -Wl,-z,now -o $@ $(PMUCTL_OBJS) -L$(OUT)/lib -lpmudev $(KMOD_LDFLAGS) -lkmod -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,-z,now -o $@ $(PMUCTL_OBJS) -L$(OUT)/lib -lpmudev \
+		$(KMOD_LDFLAGS) -lkmod -lm
 
 # Test programs and examples are static (with libpmudev.a), so they also
 # run as 32-bit programs on arm64 boards and on boards without the library.
@@ -130,21 +146,24 @@ $(OUT)/bin/%: tests/guest/%.S
 
 $(OUT)/bin/%: %.c $(PROG_HDRS) $(LIB_STATIC)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CPPFLAGS) $(USER_CFLAGS) -static -o $@ $< $(LIB_STATIC)
+	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ $< \
+		$(LIB_STATIC)
 
 # armpmu-test: its main, tests/guest/armpmu-test.c, and a file a topic.
 ARMPMU_TEST_SRCS := tests/guest/armpmu-test.c $(wildcard tests/guest/armpmu/*.c)
 $(OUT)/bin/armpmu-test: $(ARMPMU_TEST_SRCS) $(wildcard tests/guest/armpmu/*.h) $(PROG_HDRS) \
 		$(LIB_STATIC)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CPPFLAGS) $(USER_CFLAGS) -static -o $@ $(ARMPMU_TEST_SRCS) $(LIB_STATIC)
+	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
+		$(ARMPMU_TEST_SRCS) $(LIB_STATIC)
 
 # libpmudev-test: likewise, its topics in tests/guest/libpmudev/.
 LIBPMUDEV_TEST_SRCS := tests/guest/libpmudev-test.c $(wildcard tests/guest/libpmudev/*.c)
 $(OUT)/bin/libpmudev-test: $(LIBPMUDEV_TEST_SRCS) $(wildcard tests/guest/libpmudev/*.h) \
 		$(PROG_HDRS) $(LIB_STATIC)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CPPFLAGS) $(USER_CFLAGS) -static -o $@ $(LIBPMUDEV_TEST_SRCS) $(LIB_STATIC)
+	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
+		$(LIBPMUDEV_TEST_SRCS) $(LIB_STATIC)
 
 # ---- install ----
 
@@ -160,6 +179,10 @@ UDEVRULESDIR ?= /etc/udev/rules.d
 SYSUSERSDIR ?= /etc/sysusers.d
 MODULESLOADDIR ?= /etc/modules-load.d
 MODULEDIR = /lib/modules/$(KVER)/extra
+# The module's source as DKMS finds it: what Kbuild builds, and dkms.conf
+# with the version filled in.
+DKMSDIR ?= /usr/src/armpmu-$(VERSION)
+DKMS_SOURCES := Kbuild $(wildcard driver/*.[ch] driver/*/*.h uapi/linux/*.h)
 
 INSTALLED := \
 	$(MODULEDIR)/armpmu.ko \
@@ -201,14 +224,25 @@ install-system:
 	$(if $(DESTDIR),,-systemd-sysusers $(SYSUSERSDIR)/armpmu.conf)
 	$(if $(DESTDIR),,-udevadm control --reload)
 
+# Without DESTDIR, DKMS registers it and builds it for the running kernel
+# (KDIR's headers); DKMS rebuilds it for every kernel installed later.
+install-dkms:
+	install -d $(DESTDIR)$(DKMSDIR)
+	tar -cf - $(DKMS_SOURCES) | tar -xf - -C $(DESTDIR)$(DKMSDIR) --no-same-owner
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf >$(DESTDIR)$(DKMSDIR)/dkms.conf
+	$(if $(DESTDIR),,dkms add -m armpmu -v $(VERSION))
+	$(if $(DESTDIR),,dkms install -m armpmu -v $(VERSION))
+
 uninstall:
+	$(if $(DESTDIR),,-dkms remove -m armpmu -v $(VERSION) --all)
+	rm -rf $(DESTDIR)$(DKMSDIR)
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	$(if $(DESTDIR),,-depmod -a $(KVER))
 	$(if $(DESTDIR),,ldconfig)
 
 # They install, as root, the host packages they need on first use.
 check:
-	lab/host-packages
+	lab/host-packages --check
 	tests/run
 
 demo:
@@ -218,6 +252,11 @@ demo:
 bench:
 	lab/host-packages
 	bench/run
+
+DEB_ARCHS ?= armhf arm64 amd64
+deb:
+	lab/host-packages
+	lab/build-deb $(addprefix --arch ,$(DEB_ARCHS)) --out $(BUILD)/deb
 
 clean:
 	rm -rf $(BUILD)

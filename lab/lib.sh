@@ -32,6 +32,29 @@ retry() {
 	return 1
 }
 
+# Every mmdebstrap of the lab runs through this, in one mode: unshare.
+# Run as root, that mode unshares the mount, PID, UTS and IPC namespaces
+# (not the user namespace) and runs every maintainer script and hook
+# command chrooted in the new root, so a package's postinst cannot reach
+# the host's files, and its mounts vanish with it. The modes are not the
+# caller's to choose: mmdebstrap's chrootless mode runs maintainer scripts
+# on the host with only DPKG_ROOT to redirect them, which most scripts
+# ignore (run as root it once added udev's `render` group to the host's
+# /etc/group), and fakechroot and proot keep the host's files one missed
+# path away. Refused here, with any other --mode.
+lab_mmdebstrap() {
+	local arg
+	for arg; do
+		case $arg in
+		--mode | --mode=*)
+			note "lab_mmdebstrap: '$arg' refused: the lab's mmdebstrap runs in unshare mode only (lab/lib.sh says why)"
+			return "$LAB_FAILED"
+			;;
+		esac
+	done
+	mmdebstrap --mode=unshare "$@"
+}
+
 # What `make demo` and `make check` need on the host, beyond what a new
 # Debian machine has. The libraries and pahole (dwarves; 6.12's module build
 # runs it unless CONFIG_DEBUG_INFO_BTF_MODULES= is given) are linux-kbuild's
@@ -39,11 +62,14 @@ retry() {
 # and bison build Kconfig and dtc for lab/debug-kernel. The cross compilers
 # are installed without recommends, so their C library headers are named:
 # libc6-*-cross alone is only the runtime. libkmod-dev and pkg-config build
-# pmuctl for the host; dkms is tests/host/dkms-test's subject;
+# pmuctl for the host; dkms builds the module from armpmu-dkms for the
+# package boards (tests/host/deb-board);
 # device-tree-compiler's fdtput trims the Versatile Express device tree to
 # the CPUs QEMU gives (tools/pmu-vm); linux-perf's perf stat is the layout
 # pmuctl stat -x and --json are held against (tests/host/stat-format-test,
 # stat-layout-test, which checks JSON objects with jq).
+# lab/build-deb builds the Debian packages with debhelper, dh-dkms and
+# crossbuild-essential in a root of its own (mmdebstrap), not on the host.
 lab_host_packages=(
 	qemu-system-arm make gcc libc6-dev cpio bc kmod sparse dwarves mmdebstrap
 	flex bison git pkg-config libkmod-dev dkms device-tree-compiler
@@ -51,6 +77,10 @@ lab_host_packages=(
 	gcc-aarch64-linux-gnu libc6-arm64-cross libc6-dev-arm64-cross
 	libelf1 libssl3 zlib1g linux-perf jq
 )
+# What make check needs besides (lab/host-packages --check): lintian, which
+# checks the packages (tests/host/deb-test) and brings about a hundred Perl
+# packages that make demo has no use for.
+lab_check_packages=(lintian)
 
 # Installs what is missing, one package at a time (several cross packages in
 # one apt-get call have failed with "held broken packages").

@@ -1,0 +1,191 @@
+#!/bin/bash
+# deb-test: armpmu from its Debian packages, on a board that has nothing of
+# the project (tools/pmu-vm --packages), as root in /work, where the host
+# put the board's armpmu-dkms, libpmudev1 and pmuctl packages, dkms-built/
+# (the module DKMS built on the host from armpmu-dkms's source for this
+# board's kernel) and exact-loop. Prints TAP; exits 1 if a test failed.
+#
+#   bash deb-test.sh --exact N [--icount] [--pmuctl-suite CPU]
+#
+# dpkg installs the three packages. armpmu-dkms's postinst registers the
+# module with DKMS, which cannot build it here: the board has no compiler
+# and no kernel headers, as an emulated board under TCG should not (it
+# would take many minutes). The module DKMS built on the host goes into
+# this package's own DKMS tree (/var/lib/dkms/armpmu/VERSION/KERNEL/ARCH),
+# where DKMS would have put it, and the board's DKMS installs it. Then
+# pmuctl load, udev's node for the group the package created, an exact
+# count as a member of that group (--icount: QEMU counts exactly; N is
+# what exact-loop retires besides its loop), and dpkg --purge, after which
+# no file of the packages is left and the module is unloaded.
+#
+# --pmuctl-suite CPU: before the purge, pmuctl's own suite
+# (pmuctl-test.sh --cpu CPU, --icount too if given) runs against the
+# packaged pmuctl and DKMS's module, its results numbered on with these.
+set -u
+
+exact='' icount='' suite_cpu=''
+while (($#)); do
+	case $1 in
+	--exact) exact=$2; shift 2 ;;
+	--icount) icount=1; shift ;;
+	--pmuctl-suite) suite_cpu=$2; shift 2 ;;
+	*) echo "usage: deb-test.sh --exact N [--icount] [--pmuctl-suite CPU]" >&2; exit 2 ;;
+	esac
+done
+[[ -n $exact ]] || { echo "deb-test.sh: --exact N is needed" >&2; exit 2; }
+
+n=0 failed=0 out=/tmp/deb-test.out
+export DEBIAN_FRONTEND=noninteractive
+packages=(armpmu-dkms pmuctl "libpmudev1:$(dpkg --print-architecture)")
+debs=(./armpmu-dkms_*.deb ./libpmudev1_*.deb ./pmuctl_*.deb)
+kernel=$(uname -r)
+arch=$(uname -m)
+triplet=arm-linux-gnueabihf
+[[ $arch != aarch64 ]] || triplet=aarch64-linux-gnu
+version=$(dpkg-deb -f ./armpmu-dkms_*.deb Version)
+
+report() { # report STATUS DESCRIPTION [DETAIL FILE]
+	n=$((n + 1))
+	if [[ $1 == 0 ]]; then
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		[[ -z ${3:-} || ! -s ${3:-} ]] || head -n 20 "$3" | sed 's/^/#   /'
+	fi
+}
+# run DESCRIPTION COMMAND...: COMMAND succeeds; its output is shown if not.
+run() {
+	local desc=$1
+	shift
+	"$@" >"$out" 2>&1
+	report $? "$desc" "$out"
+}
+# check DESCRIPTION TEST...: a plain test.
+check() {
+	local desc=$1
+	shift
+	"$@"
+	report $? "$desc"
+}
+as_lab() { su lab -c "$*"; }
+# The board's files, but for the mounts (proc, sys, dev, run, tmp) and the
+# test's own directory.
+files() { find / -xdev -path /work -prune -o -print | LC_ALL=C sort; }
+
+# ---- before ----
+check "the board has no pmuctl" test -z "$(command -v pmuctl)"
+check "no armpmu group" test -z "$(getent group armpmu)"
+check "no armpmu module for $kernel" test -z "$(modinfo -F filename armpmu 2>/dev/null)"
+before_status=$(dpkg-query -W -f '${db:Status-Abbrev}' "${packages[@]}" 2>/dev/null)
+check "dpkg knows none of the packages" test -z "$before_status"
+files >/tmp/files.before
+
+# ---- install ----
+DPKG_COLORS=never dpkg -i "${debs[@]}" >/tmp/dpkg-install.out 2>&1
+report $? "dpkg -i ${debs[*]#./}" /tmp/dpkg-install.out
+sed 's/^/# dpkg: /' /tmp/dpkg-install.out | grep -v 'Reading database'
+status=$(dpkg-query -W -f '${db:Status-Abbrev}|' "${packages[@]}" 2>&1)
+check "the three packages are installed ($status)" test "$status" = "ii |ii |ii |"
+dpkg -L "${packages[@]}" | LC_ALL=C sort -u >/tmp/package-files
+for f in /usr/bin/pmuctl "/usr/lib/$triplet/libpmudev.so.1" /usr/lib/udev/rules.d/60-armpmu.rules \
+	/usr/lib/sysusers.d/armpmu.conf /etc/modules-load.d/armpmu.conf \
+	/usr/share/man/man1/pmuctl.1.gz /usr/share/man/man4/armpmu.4.gz \
+	"/usr/src/armpmu-$version/dkms.conf"; do
+	check "installed by the packages: $f" grep -qx "$f" /tmp/package-files
+done
+check "the modules-load file is opt-in (its line commented out)" \
+	grep -qx '#armpmu' /etc/modules-load.d/armpmu.conf
+group=$(getent group armpmu)
+gid=$(cut -d: -f3 <<<"$group")
+check "pmuctl's postinst created the group armpmu, a system group ($group)" \
+	test -n "$gid" -a "${gid:-1000}" -lt 1000
+dkms status -m armpmu >"$out" 2>&1
+check "armpmu-dkms's postinst added armpmu $version to DKMS ($(head -n 1 "$out"))" \
+	grep -q "^armpmu/$version: added" "$out"
+check "  and DKMS could not build it here: no headers for $kernel" \
+	grep -q "kernel headers for this kernel does not seem to be installed\|kernel headers for this kernel do not seem to be installed" \
+	/tmp/dpkg-install.out
+
+# ---- DKMS installs the module it built on the host ----
+tree=/var/lib/dkms/armpmu/$version/$kernel/$arch
+mkdir -p "${tree%/*}" && cp -a dkms-built "$tree"
+dkms status -m armpmu >"$out" 2>&1
+check "with the host's build in the package's DKMS tree, DKMS sees it built for $kernel" \
+	grep -q "^armpmu/$version, $kernel, $arch: built" "$out"
+run "dkms install -m armpmu -v $version -k $kernel" dkms install -m armpmu -v "$version" -k "$kernel"
+dkms status -m armpmu >"$out" 2>&1
+check "dkms status: installed ($(head -n 1 "$out"))" \
+	grep -q "^armpmu/$version, $kernel, $arch: installed" "$out"
+check "modprobe finds DKMS's module (updates/dkms)" \
+	test "$(modinfo -F filename armpmu 2>&1)" = "/lib/modules/$kernel/updates/dkms/armpmu.ko"
+
+# ---- load, udev, group ----
+/lib/systemd/systemd-udevd --daemon 2>/dev/null
+run "pmuctl load" pmuctl load
+udevadm settle --timeout=10
+check "armpmu is loaded" test -d /sys/module/armpmu
+node=$(stat -c '%U:%G %a' /dev/armpmu 2>&1)
+check "udev (the package's rule) made /dev/armpmu root:armpmu 660 ($node)" test "$node" = "root:armpmu 660"
+# udev's processes would count on this CPU too.
+udevadm control --exit
+LD_DEBUG=libs pmuctl --version >"$out" 2>&1
+check "pmuctl runs with the package's library (/usr/lib/$triplet/libpmudev.so.1)" \
+	grep -q "calling init: /usr/lib/$triplet/libpmudev.so.1" "$out"
+as_lab pmuctl status >"$out" 2>&1
+check "lab, not yet in the group, cannot open /dev/armpmu" grep -qi 'permission denied' "$out"
+run "usermod -aG armpmu lab (the README's step)" usermod -aG armpmu lab
+if [[ -n $icount ]]; then
+	echo 0 >/proc/sys/kernel/randomize_va_space
+	count=$(as_lab pmuctl stat -x, -e instructions:u -- exact-loop 2>&1 | cut -d, -f1)
+	check "as lab, pmuctl stat counts exact-loop exactly: 200000 + $exact ($count)" \
+		test "$count" = $((200000 + exact))
+else
+	n=$((n + 1))
+	echo "ok $n - an exact count # SKIP only under -icount"
+fi
+
+# ---- pmuctl's suite, with the packaged pmuctl ----
+if [[ -n $suite_cpu ]]; then
+	echo "# pmuctl-test.sh --cpu $suite_cpu${icount:+ --icount}, with the packaged pmuctl:"
+	busybox sh ./pmuctl-test.sh --cpu "$suite_cpu" ${icount:+--icount} >/tmp/suite.out 2>&1
+	suite_status=$? offset=$n suite_plan='' suite_failed=0
+	while IFS= read -r line; do
+		if [[ $line =~ ^(not\ )?ok\ ([0-9]+)(.*)$ ]]; then
+			n=$((offset + BASH_REMATCH[2]))
+			[[ -z ${BASH_REMATCH[1]} ]] || suite_failed=$((suite_failed + 1))
+			echo "${BASH_REMATCH[1]}ok $n -${BASH_REMATCH[3]# -} (pmuctl-test)"
+		elif [[ $line =~ ^1\.\.([0-9]+)$ ]]; then
+			suite_plan=${BASH_REMATCH[1]}
+		else
+			printf '%s\n' "$line"
+		fi
+	done </tmp/suite.out
+	failed=$((failed + suite_failed))
+	[[ -n $suite_plan && $((n - offset)) == "$suite_plan" ]] && ((suite_status == (suite_failed > 0)))
+	report $? "pmuctl-test.sh ran to its end (exit status $suite_status, plan ${suite_plan:-none}, $((n - offset)) seen)"
+	# It leaves armpmu loaded, as a lab would have it.
+	pmuctl load >/dev/null 2>&1
+fi
+
+# ---- purge ----
+DPKG_COLORS=never dpkg --purge "${packages[@]}" >/tmp/dpkg-purge.out 2>&1
+report $? "dpkg --purge ${packages[*]}" /tmp/dpkg-purge.out
+sed 's/^/# dpkg: /' /tmp/dpkg-purge.out | grep -v 'Reading database'
+status=$(dpkg-query -W -f '${db:Status-Abbrev}|' "${packages[@]}" 2>/dev/null)
+check "dpkg knows them no more (purged, no configuration left)" \
+	test -z "${status//[n |]/}"
+check "armpmu-dkms's prerm unloaded armpmu" test ! -d /sys/module/armpmu
+left=$(while IFS= read -r f; do [[ -e $f && ! -d $f ]] && echo "$f"; done </tmp/package-files)
+check "no file the packages installed is left${left:+ (left: $left)}" test -z "$left"
+check "no module armpmu for $kernel" test -z "$(modinfo -F filename armpmu 2>/dev/null)"
+# What is on the board now and was not before: dpkg's and debconf's own
+# records, and the group files' backups, only.
+files >/tmp/files.after
+new=$(LC_ALL=C comm -13 /tmp/files.before /tmp/files.after |
+	grep -Ev '^/var/lib/dpkg(/|$)|^/var/log(/|$)|^/var/cache/debconf(/|$)|^/etc/(group|gshadow|passwd|shadow)-$')
+check "nothing else is left anywhere${new:+ (new: ${new//$'\n'/ })}" test -z "$new"
+echo "# the group armpmu stays, as Debian's packages leave the system groups they create: $(getent group armpmu)"
+
+echo "1..$n"
+((failed == 0))
