@@ -41,12 +41,12 @@
 
 /*
  * How often a running session folds the hardware counters into its 64-bit
- * totals (module parameter poll_ms). A 32-bit counter gaining 4e10 a second
- * (8 events a cycle at 5 GHz) wraps in 107 ms: 100 ms keeps every wrap
- * single.
+ * totals (module parameter poll_ms, in counters.c). A 32-bit counter
+ * gaining 4e10 a second (8 events a cycle at 5 GHz) wraps in 107 ms:
+ * 100 ms keeps every wrap single.
  */
 #define ARMPMU_POLL_MS_MAX	100
-extern unsigned int armpmu_poll_ms;
+extern unsigned int armpmu_counters_poll_ms;
 
 /* An event type's P and U bits for ARMPMU_EXCLUDE_* @flags. */
 static inline u32 armpmu_filter_bits(u32 flags)
@@ -211,20 +211,20 @@ int armpmu_cpu_revoke(u32 cpu, const struct armpmu_session *only);
  * counters.c: a configuration's counters in this CPU's PMU, interrupts
  * off. Each returns what it found; none keeps state of its own.
  */
-u32 armpmu_counters(const struct armpmu_config *cfg);
-void armpmu_config_set_evtype(struct armpmu_config *cfg, u32 idx, u32 evtype);
-u32 armpmu_foreign(u32 mask);
-void armpmu_program_counters(struct armpmu_config *cfg, u32 mask);
-void armpmu_set_counter(struct armpmu_load *ld, u64 *total, u32 idx, u64 value);
-int armpmu_load_counters(struct armpmu_config *cfg, struct armpmu_load *ld);
-bool armpmu_look_counters(const struct armpmu_config *cfg, struct armpmu_load *ld,
+u32 armpmu_counters_of(const struct armpmu_config *cfg);
+void armpmu_counters_set_evtype(struct armpmu_config *cfg, u32 idx, u32 evtype);
+u32 armpmu_counters_foreign(u32 mask);
+void armpmu_counters_program(struct armpmu_config *cfg, u32 mask);
+void armpmu_counters_set(struct armpmu_load *ld, u64 *total, u32 idx, u64 value);
+int armpmu_counters_load(struct armpmu_config *cfg, struct armpmu_load *ld);
+bool armpmu_counters_look(const struct armpmu_config *cfg, struct armpmu_load *ld,
 			  u64 *total);
-void armpmu_rebase_counters(const struct armpmu_config *cfg, struct armpmu_load *ld);
-bool armpmu_pause_counters(const struct armpmu_config *cfg, struct armpmu_load *ld,
+void armpmu_counters_rebase(const struct armpmu_config *cfg, struct armpmu_load *ld);
+bool armpmu_counters_pause(const struct armpmu_config *cfg, struct armpmu_load *ld,
 			   u64 *total, bool check_enable, bool zero);
-void armpmu_stop_own_counters(const struct armpmu_config *cfg);
-void armpmu_release_pmcr(void);
-void armpmu_clear_counters(const struct armpmu_config *cfg);
+void armpmu_counters_stop_own(const struct armpmu_config *cfg);
+void armpmu_counters_release_pmcr(void);
+void armpmu_counters_clear(const struct armpmu_config *cfg);
 
 /*
  * cpu_mode.c: a file bound to a CPU. Each call runs its work on the bound
@@ -253,7 +253,7 @@ void armpmu_task_evict(void);
 u32 armpmu_task_counting(void);
 
 /* regs.c: ARMPMU_IOC_REGS, any CPU's PMU registers as they are. */
-int armpmu_read_regs(struct armpmu_regs *regs);
+int armpmu_regs_read(struct armpmu_regs *regs);
 
 /* session.c: the file's operations, in process context. */
 void armpmu_session_init(struct armpmu_session *s, struct file *file);

@@ -139,7 +139,7 @@ static long ioctl_regs(struct armpmu_session *s, void __user *arg)
 		return -EFAULT;
 	if (!s->kernel_allowed)
 		return -EPERM;
-	ret = armpmu_read_regs(&regs);
+	ret = armpmu_regs_read(&regs);
 	if (!ret && copy_to_user(arg, &regs, sizeof(regs)))
 		ret = -EFAULT;
 	return ret;

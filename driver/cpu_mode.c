@@ -27,7 +27,7 @@ static DEFINE_PER_CPU(struct armpmu_session *, active_session);
 
 static ktime_t poll_period(void)
 {
-	return ms_to_ktime(armpmu_poll_ms);
+	return ms_to_ktime(armpmu_counters_poll_ms);
 }
 
 static void mark_disturbed(struct armpmu_session *s)
@@ -53,8 +53,8 @@ static void take_time(struct armpmu_session *s)
 static void look(struct armpmu_session *s)
 {
 	take_time(s);
-	if (!armpmu_look_counters(&s->cfg, &s->load, s->total)) {
-		armpmu_stop_own_counters(&s->cfg);
+	if (!armpmu_counters_look(&s->cfg, &s->load, s->total)) {
+		armpmu_counters_stop_own(&s->cfg);
 		mark_disturbed(s);
 	}
 }
@@ -66,7 +66,7 @@ static void start_polling(struct armpmu_session *s)
 
 static int start_counting(struct armpmu_session *s)
 {
-	int ret = armpmu_load_counters(&s->cfg, &s->load);
+	int ret = armpmu_counters_load(&s->cfg, &s->load);
 
 	if (ret)
 		return ret;
@@ -84,7 +84,7 @@ static int start_counting(struct armpmu_session *s)
 static void pause_counting(struct armpmu_session *s, bool check_enable)
 {
 	take_time(s);
-	if (!armpmu_pause_counters(&s->cfg, &s->load, s->total, check_enable, false))
+	if (!armpmu_counters_pause(&s->cfg, &s->load, s->total, check_enable, false))
 		mark_disturbed(s);
 }
 
@@ -96,14 +96,14 @@ static void stop_counting(struct armpmu_session *s)
 	s->running = false;
 	/* We are on the timer's CPU with interrupts off: it cannot be running. */
 	hrtimer_try_to_cancel(&s->poll);
-	armpmu_release_pmcr();
+	armpmu_counters_release_pmcr();
 }
 
 /* The CPU is back, its PMU reset by perf or by power-down. */
 static bool resume_counting(struct armpmu_session *s)
 {
 	s->running = false;
-	if (!armpmu_load_counters(&s->cfg, &s->load)) {
+	if (!armpmu_counters_load(&s->cfg, &s->load)) {
 		s->running = true;
 		s->since_ns = sched_clock();
 		return true;
@@ -172,7 +172,7 @@ static int detach(struct armpmu_session *s, const void *unused)
 	if (s->running)
 		stop_counting(s);
 	s->started = false;
-	armpmu_clear_counters(&s->cfg);
+	armpmu_counters_clear(&s->cfg);
 	if (this_cpu_read(active_session) == s)
 		this_cpu_write(active_session, NULL);
 	return 0;
@@ -201,11 +201,11 @@ static int program(struct armpmu_session *s, const void *arg)
 {
 	const struct counter_arg *a = arg;
 
-	if (armpmu_foreign(BIT(a->idx)))
+	if (armpmu_counters_foreign(BIT(a->idx)))
 		return -EBUSY;
-	armpmu_config_set_evtype(&s->cfg, a->idx, a->evtype);
-	armpmu_program_counters(&s->cfg, BIT(a->idx));
-	armpmu_set_counter(&s->load, s->total, a->idx, 0);
+	armpmu_counters_set_evtype(&s->cfg, a->idx, a->evtype);
+	armpmu_counters_program(&s->cfg, BIT(a->idx));
+	armpmu_counters_set(&s->load, s->total, a->idx, 0);
 	return 0;
 }
 
@@ -220,9 +220,9 @@ static int set_value(struct armpmu_session *s, const void *arg)
 {
 	const struct counter_arg *a = arg;
 
-	if (armpmu_foreign(BIT(a->idx)))
+	if (armpmu_counters_foreign(BIT(a->idx)))
 		return -EBUSY;
-	armpmu_set_counter(&s->load, s->total, a->idx, a->value);
+	armpmu_counters_set(&s->load, s->total, a->idx, a->value);
 	return 0;
 }
 
@@ -282,7 +282,7 @@ static int reset(struct armpmu_session *s, const void *unused)
 	if (s->running)
 		look(s);
 	if (s->running) {
-		armpmu_rebase_counters(&s->cfg, &s->load);
+		armpmu_counters_rebase(&s->cfg, &s->load);
 	} else if (s->started) {
 		int ret = start_counting(s);
 
@@ -334,7 +334,7 @@ void armpmu_cpu_down(struct armpmu_session *s)
 		/* Timers leave a dead CPU: this one must not poll elsewhere. */
 		hrtimer_try_to_cancel(&s->poll);
 	}
-	armpmu_clear_counters(&s->cfg);
+	armpmu_counters_clear(&s->cfg);
 	this_cpu_write(active_session, NULL);
 	s->parked = true;
 }
@@ -409,7 +409,7 @@ u32 armpmu_cpu_counting(const struct armpmu_session *s)
 {
 	if (!s || !s->running || s->parked || s->revoked)
 		return 0;
-	return armpmu_counters(&s->cfg);
+	return armpmu_counters_of(&s->cfg);
 }
 
 static void cpu_release(struct armpmu_session *s)

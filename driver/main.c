@@ -8,17 +8,12 @@
 #include <linux/module.h>
 #include "armpmu.h"
 
-unsigned int armpmu_poll_ms = 50;
-module_param_named(poll_ms, armpmu_poll_ms, uint, 0444);
-MODULE_PARM_DESC(poll_ms, "how often counting CPUs fold counters into 64 bits, 1 to "
-		 __stringify(ARMPMU_POLL_MS_MAX) " ms (default 50)");
-
 static int __init armpmu_init(void)
 {
 	int ret;
 
-	if (!armpmu_poll_ms || armpmu_poll_ms > ARMPMU_POLL_MS_MAX) {
-		pr_err("poll_ms=%u: must be 1 to %u\n", armpmu_poll_ms, ARMPMU_POLL_MS_MAX);
+	if (!armpmu_counters_poll_ms || armpmu_counters_poll_ms > ARMPMU_POLL_MS_MAX) {
+		pr_err("poll_ms=%u: must be 1 to %u\n", armpmu_counters_poll_ms, ARMPMU_POLL_MS_MAX);
 		return -EINVAL;
 	}
 	ret = armpmu_task_mode_init();

@@ -40,7 +40,7 @@ static void read_regs_here(void *info)
 	pmu_select(selection);
 }
 
-int armpmu_read_regs(struct armpmu_regs *regs)
+int armpmu_regs_read(struct armpmu_regs *regs)
 {
 	u32 cpu = regs->cpu;
 	struct regs_look look = { .regs = regs };

@@ -60,7 +60,7 @@ void armpmu_session_init(struct armpmu_session *s, struct file *file)
 	INIT_LIST_HEAD(&s->file_node);
 	s->cpu = -1;
 	s->kernel_allowed = kernel_allowed;
-	armpmu_config_set_evtype(&s->cfg, ARMPMU_CYCLE_IDX,
+	armpmu_counters_set_evtype(&s->cfg, ARMPMU_CYCLE_IDX,
 				 armpmu_backend.encode_evtype(0, filter));
 	armpmu_cpu_mode_init(s);
 }
@@ -122,7 +122,7 @@ int armpmu_session_file_status(const struct armpmu_session *caller,
 		} else {
 			st->cpu = s->cpu;
 		}
-		st->counters = armpmu_counters(&s->cfg);
+		st->counters = armpmu_counters_of(&s->cfg);
 		ret = 0;
 		break;
 	}
