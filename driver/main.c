@@ -16,20 +16,25 @@ static int __init armpmu_init(void)
 		pr_err("poll_ms=%u: must be 1 to %u\n", armpmu_counters_poll_ms, ARMPMU_POLL_MS_MAX);
 		return -EINVAL;
 	}
-	ret = armpmu_task_mode_init();
+	ret = armpmu_cpus_init();
 	if (ret)
 		return ret;
-	ret = armpmu_cpus_init();
+	ret = armpmu_task_mode_init();
+	if (ret)
+		goto cpus;
+	ret = armpmu_cpu_mode_init();
 	if (ret)
 		goto task_mode;
 	ret = armpmu_cdev_init();
 	if (ret)
-		goto cpus;
+		goto cpu_mode;
 	return 0;
-cpus:
-	armpmu_cpus_exit();
+cpu_mode:
+	armpmu_cpu_mode_exit();
 task_mode:
 	armpmu_task_mode_exit();
+cpus:
+	armpmu_cpus_exit();
 	return ret;
 }
 
@@ -38,6 +43,7 @@ static void __exit armpmu_exit(void)
 	armpmu_cdev_exit();
 	/* The probes may outlive the last file by a second: unhook them first. */
 	armpmu_task_mode_exit();
+	armpmu_cpu_mode_exit();
 	armpmu_cpus_exit();
 }
 

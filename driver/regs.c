@@ -51,7 +51,7 @@ int armpmu_regs_read(struct armpmu_regs *regs)
 		return -EINVAL;
 	if (!cpu_online(cpu))
 		return -ENXIO;
-	look.caps = armpmu_cpu_caps(cpu);
+	look.caps = armpmu_cpus_caps(cpu);
 	if (!look.caps)
 		return -ENODEV;
 

@@ -174,7 +174,7 @@ static void switch_out(struct task_cpu *tc)
 
 static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 {
-	const struct armpmu_caps *caps = armpmu_cpu_caps(smp_processor_id());
+	const struct armpmu_caps *caps = armpmu_cpus_caps(smp_processor_id());
 
 	/*
 	 * The timer first, so that its cost is not counted as the thread's
@@ -185,7 +185,7 @@ static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 		hrtimer_start(&tc->poll, poll_period(), HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	/* A CPU-mode owner counts everything here, and other cores differ. */
-	if (armpmu_cpu_owned_here() || !caps || caps->midr != s->caps->midr ||
+	if (armpmu_cpus_owned_here() || !caps || caps->midr != s->caps->midr ||
 	    armpmu_counters_load(&s->cfg, &tc->load)) {
 		s->incomplete = true;
 		return;
@@ -883,7 +883,7 @@ put:
 }
 
 /* How many threads @s counts now. */
-u32 armpmu_task_threads(struct armpmu_session *s)
+static u32 threads_of(struct armpmu_session *s)
 {
 	struct task_link *link;
 	u32 n = 0;
@@ -1044,6 +1044,31 @@ static void task_release(struct armpmu_session *s)
 	s->target_pid = NULL;
 }
 
+/* An administrator's release: the owner's calls then find it revoked. */
+static int task_revoke(struct armpmu_session *s)
+{
+	task_release(s);
+	WRITE_ONCE(s->revoked, true);
+	return 0;
+}
+
+static void task_describe(struct armpmu_session *s, struct armpmu_file_status *st)
+{
+	st->flags |= ARMPMU_FILE_TASK;
+	st->target_tid = pid_vnr(s->target_pid);
+	st->threads = threads_of(s);
+}
+
+/* Task mode counts on any CPU: the PMU of the one the caller is on. */
+static int task_info(struct armpmu_session *s, struct armpmu_info *info)
+{
+	int ret = armpmu_cpus_info_here(info);
+
+	if (!ret)
+		info->flags |= ARMPMU_INFO_TASK;
+	return ret;
+}
+
 const struct armpmu_mode armpmu_task_mode = {
 	.program = task_program,
 	.set_value = task_set_value,
@@ -1052,4 +1077,7 @@ const struct armpmu_mode armpmu_task_mode = {
 	.read = task_read,
 	.reset = task_reset,
 	.release = task_release,
+	.revoke = task_revoke,
+	.describe = task_describe,
+	.info = task_info,
 };
