@@ -41,7 +41,7 @@ USER_CPPFLAGS := -Iuapi -Ilibpmudev
 
 OUT := $(BUILD)/$(TARGET)
 LIB_SRCS := $(wildcard libpmudev/*.c)
-LIB_HDRS := $(wildcard libpmudev/*.h) uapi/linux/armpmu.h
+LIB_HDRS := $(wildcard libpmudev/*.h) uapi/linux/armpmu.h uapi/linux/armpmu_arch.h
 LIB_OBJS := $(patsubst libpmudev/%.c,$(OUT)/obj/libpmudev/%.o,$(LIB_SRCS))
 LIB_SONAME := libpmudev.so.$(LIB_ABI)
 LIB_SHARED := $(OUT)/lib/libpmudev.so.$(LIB_ABI).0.0
@@ -165,7 +165,7 @@ INSTALLED := \
 	$(MODULEDIR)/armpmu.ko \
 	$(LIBDIR)/libpmudev.so.$(LIB_ABI).0.0 $(LIBDIR)/$(LIB_SONAME) $(LIBDIR)/libpmudev.so \
 	$(LIBDIR)/libpmudev.a $(LIBDIR)/pkgconfig/libpmudev.pc \
-	$(INCLUDEDIR)/pmudev.h $(INCLUDEDIR)/linux/armpmu.h \
+	$(INCLUDEDIR)/pmudev.h $(INCLUDEDIR)/linux/armpmu.h $(INCLUDEDIR)/linux/armpmu_arch.h \
 	$(BINDIR)/pmuctl \
 	$(MANDIR)/man1/pmuctl.1 $(MANDIR)/man3/libpmudev.3 $(MANDIR)/man4/armpmu.4 \
 	$(UDEVRULESDIR)/60-armpmu.rules $(SYSUSERSDIR)/armpmu.conf \
@@ -186,6 +186,7 @@ install-userland: userland
 	install -D -m 644 $(LIB_PC) $(DESTDIR)$(LIBDIR)/pkgconfig/libpmudev.pc
 	install -D -m 644 libpmudev/pmudev.h $(DESTDIR)$(INCLUDEDIR)/pmudev.h
 	install -D -m 644 uapi/linux/armpmu.h $(DESTDIR)$(INCLUDEDIR)/linux/armpmu.h
+	install -D -m 644 uapi/linux/armpmu_arch.h $(DESTDIR)$(INCLUDEDIR)/linux/armpmu_arch.h
 	install -D -m 755 $(PMUCTL) $(DESTDIR)$(BINDIR)/pmuctl
 	install -D -m 644 man/pmuctl.1 $(DESTDIR)$(MANDIR)/man1/pmuctl.1
 	install -D -m 644 man/libpmudev.3 $(DESTDIR)$(MANDIR)/man3/libpmudev.3

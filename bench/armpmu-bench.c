@@ -19,8 +19,11 @@
  * batch), and the least of the same batches of an empty operation
  * subtracted: what is left, over N, is the operation's own instructions,
  * its call from C included, with an error of at most 32 / N from the
- * clock's steps. Without -icount the figures are nanoseconds and not
- * repeatable.
+ * clock's steps (an eighth of an instruction): where those steps fall
+ * differs from boot to boot, so the figure is rounded to whole
+ * instructions per call (per round trip, for context switches), and a
+ * boot that runs the same instructions prints the same figures. Without
+ * -icount the figures are nanoseconds and not repeatable.
  *
  * Output: one line per operation,
  *   @bench OPERATION INSNS_PER_OP n=N batches=B
@@ -45,6 +48,7 @@
 #include <unistd.h>
 
 #include <linux/armpmu.h>
+#include <linux/armpmu_arch.h>
 #include "pmudev.h"
 
 /* Calls per batch and batches per operation. */
@@ -134,6 +138,15 @@ static __attribute__((noinline)) int op_empty(struct bench *b)
 
 static uint64_t empty_batch;
 
+/*
+ * Whole instructions per call in @t ns over the empty loop's, for @calls
+ * calls: the clock's steps are worth less than half an instruction here.
+ */
+static uint64_t per_call(uint64_t t, unsigned int calls)
+{
+	return (t - empty_batch + calls / 2) / calls;
+}
+
 static int report(const char *name, op_fn op, struct bench *b)
 {
 	uint64_t t = least_batch(op, b);
@@ -147,8 +160,8 @@ static int report(const char *name, op_fn op, struct bench *b)
 			name, (unsigned long long)t, (unsigned long long)empty_batch);
 		return 1;
 	}
-	printf("@bench %s %.1f n=%d batches=%d\n", name,
-	       (double)(t - empty_batch) / BATCH_CALLS, BATCH_CALLS, BATCHES);
+	printf("@bench %s %llu.0 n=%d batches=%d\n", name,
+	       (unsigned long long)per_call(t, BATCH_CALLS), BATCH_CALLS, BATCHES);
 	fflush(stdout);
 	return 0;
 }
@@ -446,7 +459,6 @@ static int run_perf(struct bench *b)
  * task-mode file closes: waiting longer than that leaves nothing hooked.
  */
 #define UNHOOK_WAIT_MS		1500
-#define EV_INST_RETIRED		0x08
 /* Batches tried, at most, to find BATCHES in which every yield switched. */
 #define SWITCH_TRIES		(4 * BATCHES)
 
@@ -610,7 +622,7 @@ static int start_sleeper(struct bench *b)
  */
 static int open_counted(struct bench *b)
 {
-	struct armpmu_event ev = { .event = EV_INST_RETIRED, .flags = ARMPMU_EXCLUDE_KERNEL };
+	struct armpmu_event ev = { .event = ARMPMU_EV_INST_RETIRED, .flags = ARMPMU_EXCLUDE_KERNEL };
 	__u32 filter = ARMPMU_EXCLUDE_KERNEL;
 	struct armpmu_info info;
 	const char *what = "open";
@@ -748,7 +760,8 @@ static int measure_switch(const char *name, struct bench *b, double *per_switch)
 			name, (unsigned long long)least, (unsigned long long)empty_batch);
 		return 1;
 	}
-	*per_switch = (double)(least - empty_batch) / (2 * BATCH_CALLS);
+	/* Whole instructions per round trip, so halves per switch. */
+	*per_switch = (double)per_call(least, BATCH_CALLS) / 2;
 	return 0;
 }
 

@@ -18,8 +18,17 @@
 #    SCHED_FIFO, so lab gets RLIMIT_RTPRIO 1 (busybox su keeps limits).
 #    With --perf, last, the same side counted by perf with the same events
 #    (perf_event_paranoid is still -1 from part 3).
-# Prints armpmu-bench's @bench lines; exits non-zero if a part failed.
+# Prints armpmu-bench's @bench lines, and whether the kernel isolates its
+# page tables (KPTI, arm64) as "@bench-info kpti=on|off": its log says so
+# at boot ("detected: Kernel page table isolation"), and nothing else does
+# on a core that is not vulnerable (sysfs says "Not affected" either way).
+# Exits non-zero if a part failed.
 status=0
+if dmesg | grep -q 'detected: Kernel page table isolation'; then
+	echo '@bench-info kpti=on'
+else
+	echo '@bench-info kpti=off'
+fi
 su lab -c 'armpmu-bench armpmu' || status=1
 if insmod ./bench_userenr.ko; then
 	su lab -c 'armpmu-bench direct' || status=1

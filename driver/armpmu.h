@@ -3,8 +3,11 @@
  * armpmu internals shared by the driver's files. Each file's exported
  * names begin with its own prefix, and a file calls only files below it
  * (driver/layers lists them, lowest first; tests/host/layers-test checks):
- * the PMU backends, the counters, the CPU registry, task mode, CPU mode,
- * the admin view, the session logic, the character device, the module.
+ * the probe, the counters, the CPU registry, task mode, CPU mode, the
+ * admin view, the session logic, the character device, the module. The
+ * PMU's registers are pmu_regs.h's: arm/pmu_regs.h or arm64/pmu_regs.h,
+ * the same inline helpers for each architecture, chosen by the include
+ * path Kbuild sets.
  */
 #ifndef ARMPMU_DRIVER_H
 #define ARMPMU_DRIVER_H
@@ -24,23 +27,13 @@
 
 /*
  * The cycle counter is bit 31 of PMCNTENSET/CLR, PMOVSR and PMINTENCLR on
- * both architectures; the backends also take 31 as its counter index.
+ * both architectures; pmu_regs.h also takes 31 as its counter index.
  */
 #define ARMPMU_CYCLE_IDX	ARMPMU_CYCLE_COUNTER
 #define ARMPMU_CYCLE_BIT	BIT(ARMPMU_CYCLE_IDX)
 
-/* PMCR / PMCR_EL0 fields, identical on ARMv7 and ARMv8. */
-#define ARMPMU_PMCR_E		BIT(0)	/* enable all counters */
-#define ARMPMU_PMCR_RESET_BITS	(BIT(1) | BIT(2)) /* P, C: never written as 1 */
-#define ARMPMU_PMCR_D		BIT(3)	/* cycle counter counts every 64 cycles */
-#define ARMPMU_PMCR_LC		BIT(6)	/* ARMv8: 64-bit cycle counter overflow */
-#define ARMPMU_PMCR_N_SHIFT	11
-#define ARMPMU_PMCR_N_MASK	0x1f
-
-/* PMXEVTYPER / PMEVTYPER / PMCCFILTR filter bits, identical too. */
-#define ARMPMU_EVTYPE_P		BIT(31)	/* do not count at PL1 / EL1 */
-#define ARMPMU_EVTYPE_U		BIT(30)	/* do not count at PL0 / EL0 */
-#define ARMPMU_EVTYPE_NSH	BIT(27)	/* ARMv8: count at EL2 */
+/* PMCR's P and C zero counters when written as 1: this driver never does. */
+#define ARMPMU_PMCR_RESET_BITS	(ARMPMU_PMCR_P | ARMPMU_PMCR_C)
 
 /*
  * How often a running session folds the hardware counters into its 64-bit
@@ -59,21 +52,10 @@ static inline u32 armpmu_filter_bits(u32 flags)
 }
 
 /*
- * One PMU flavour: what differs beyond its registers (pmu_regs.h, inline
- * helpers shared by all the driver's hardware code).
+ * pmu_probe.c: on the CPU, interrupts off, the capabilities of its PMU:
+ * NULL if it is usable, else why not.
  */
-struct armpmu_ops {
-	const char *name;
-	/* On the CPU, interrupts off: NULL if its PMU is usable, else why not. */
-	const char *(*probe)(struct armpmu_caps *caps);
-	u32 (*encode_evtype)(u32 event, u32 flags);
-};
-
-/* pmu_probe.c: a backend's probe, given its architecture's ID_DFR. */
-const char *armpmu_probe_cpu(enum armpmu_isa isa, u32 id_dfr, struct armpmu_caps *caps);
-
-/* The one backend built into this module (pmu_v7.c or pmu_v8.c). */
-extern const struct armpmu_ops armpmu_backend;
+const char *armpmu_probe_cpu(struct armpmu_caps *caps);
 
 /* What a file counts: set in process context while its counters are stopped. */
 struct armpmu_config {

@@ -35,7 +35,7 @@ MODULE_PARM_DESC(poll_ms, "how often counting CPUs fold counters into 64 bits, 1
 #define for_each_counter(idx, mask) \
 	for (unsigned long __m = (mask); __m && ((idx) = __ffs(__m), true); __m &= __m - 1)
 
-/* Each event counter of @mask (PMSELR reaches them, not the cycle counter). */
+/* Each event counter of @mask (pmu_evcntr_*() reach them, not the cycle counter). */
 #define for_each_event_counter(idx, mask) for_each_counter(idx, (mask) & ~ARMPMU_CYCLE_BIT)
 
 /* The counters @cfg counts with: its event counters and the cycle counter. */
@@ -114,10 +114,10 @@ static void program(struct armpmu_config *cfg, struct armpmu_load *ld, u32 mask)
 	unsigned int idx;
 
 	for_each_event_counter(idx, mask) {
-		pmu_select(idx);
-		pmu_write_selected_evtype(cfg->evtype[idx]);
+		pmu_evcntr_select(idx);
+		pmu_evcntr_write_type(idx, cfg->evtype[idx]);
 		if (ld)
-			ld->last[idx] = pmu_read_selected_counter();
+			ld->last[idx] = pmu_evcntr_read(idx);
 	}
 	if (mask & ARMPMU_CYCLE_BIT) {
 		if (cfg->cycle_filterable)
@@ -244,9 +244,9 @@ bool armpmu_counters_look(const struct armpmu_config *cfg, struct armpmu_load *l
 	unsigned int idx;
 
 	for_each_event_counter(idx, cfg->programmed) {
-		pmu_select(idx);
-		ours &= pmu_read_selected_evtype() == cfg->seen_evtype[idx];
-		ld->now[idx] = pmu_read_selected_counter();
+		pmu_evcntr_select(idx);
+		ours &= pmu_evcntr_read_type(idx) == cfg->seen_evtype[idx];
+		ld->now[idx] = pmu_evcntr_read(idx);
 	}
 	if (cfg->cycle_filterable)
 		ours &= pmu_read_evtype(ARMPMU_CYCLE_IDX) == cfg->seen_evtype[ARMPMU_CYCLE_IDX];
@@ -284,10 +284,10 @@ bool armpmu_counters_pause(const struct armpmu_config *cfg, struct armpmu_load *
 	}
 	pmu_disable(mask);
 	for_each_event_counter(idx, cfg->programmed) {
-		pmu_select(idx);
-		ld->now[idx] = pmu_read_selected_counter();
+		pmu_evcntr_select(idx);
+		ld->now[idx] = pmu_evcntr_read(idx);
 		if (zero)
-			pmu_write_selected_counter(0);
+			pmu_evcntr_write(idx, 0);
 	}
 	if (fold(cfg, ld, total)) {
 		if (zero)

@@ -483,7 +483,7 @@ int armpmu_cpu_mode_init(void)
 	ret = cpu_pm_register_notifier(&idle_nb);
 	if (ret)
 		goto remove;
-	pr_info("%s PMU on %u CPUs\n", armpmu_backend.name, usable);
+	pr_info("%s PMU on %u CPUs\n", PMU_NAME, usable);
 	return 0;
 remove:
 	cpuhp_remove_state(hotplug_state);

@@ -75,7 +75,7 @@ const char *armpmu_cpus_probe(unsigned int cpu)
 
 	lockdep_assert_held(&owners_lock);
 	if (!c->probed) {
-		why = armpmu_backend.probe(&c->caps);
+		why = armpmu_probe_cpu(&c->caps);
 		c->usable = !why;
 		c->probed = true;
 	}

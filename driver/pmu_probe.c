@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The probe's register work on one CPU: it reads and tries what
- * pmu_probe.h's pure decisions need, on either architecture.
+ * pmu_probe.h's pure decisions need, on either architecture (pmu_regs.h
+ * says which ID register and which decoding).
  */
 #include <asm/cputype.h>
 #include "armpmu.h"
@@ -51,25 +52,19 @@ static u32 probe_divider(void)
 	return readback;
 }
 
-/*
- * On the CPU, interrupts off: the capabilities of its PMU, or why it has
- * none usable. @id_dfr is the debug feature register armpmu_probe_version()
- * takes for @isa.
- */
-const char *armpmu_probe_cpu(enum armpmu_isa isa, u32 id_dfr, struct armpmu_caps *caps)
+/* On the CPU, interrupts off: the capabilities of its PMU, or why it has none usable. */
+const char *armpmu_probe_cpu(struct armpmu_caps *caps)
 {
 	struct armpmu_probe_regs regs = { .midr = read_cpuid_id() };
 	const char *why;
 	u32 version;
 
-	why = armpmu_probe_version(isa, regs.midr, id_dfr, &version);
+	why = armpmu_probe_version(PMU_ISA, regs.midr, pmu_read_id_dfr(), &version);
 	if (why)
 		return why;
 	regs.pmcr = pmu_read_pmcr();
 	if (armpmu_probe_wants_filter_test(version))
-		regs.filter_tested =
-			probe_filter((regs.pmcr >> ARMPMU_PMCR_N_SHIFT) & ARMPMU_PMCR_N_MASK,
-				     &regs.filter_readback);
+		regs.filter_tested = probe_filter(ARMPMU_PMCR_N(regs.pmcr), &regs.filter_readback);
 	regs.divider_readback = probe_divider();
 	/*
 	 * PMCEID0/1 exist from PMUv3 on. On PMUv2 models QEMU makes them

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What a CPU's PMU can do, decided from what the backend read on that CPU:
+ * What a CPU's PMU can do, decided from what pmu_probe.c read on that CPU:
  * the ID registers, PMCR, and what stuck when it wrote the filter bits and
- * the divider. Pure functions, no kernel-only dependency: the backends
- * (pmu_v7.c, pmu_v8.c) call them with register values, and
+ * the divider. Pure functions, no kernel-only dependency: pmu_probe.c
+ * calls them with register values on either architecture, and
  * tests/host/probe-unit.c compiles this same file on the host and runs it
  * on a table of cores.
  */
@@ -19,6 +19,7 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 #endif
 #include <linux/armpmu.h>
+#include <linux/armpmu_arch.h>
 
 /* What a CPU's PMU can do, probed on that CPU when it comes online. */
 struct armpmu_caps {
@@ -38,24 +39,6 @@ enum armpmu_isa {
 	ARMPMU_ISA_V7,
 	ARMPMU_ISA_V8,
 };
-
-#define ARMPMU_MIDR_IMPLEMENTER(midr)	((midr) >> 24)
-#define ARMPMU_MIDR_PART(midr)		(((midr) >> 4) & 0xfff)
-#define ARMPMU_IMPLEMENTER_ARM		0x41
-
-/* ID_DFR0.PerfMon (AArch32) and ID_AA64DFR0_EL1.PMUVer (AArch64). */
-#define ARMPMU_ID_DFR0_PERFMON_SHIFT	24
-#define ARMPMU_ID_AA64DFR0_PMUVER_SHIFT	8
-#define ARMPMU_ID_PMU_IMPDEF		0xf
-#define ARMPMU_ID_AA64_PMUVER_V3	0x1
-
-/* PMCR fields and event type filter bits, the same on ARMv7 and ARMv8. */
-#define ARMPMU_PROBE_PMCR_D		(1U << 3)
-#define ARMPMU_PROBE_PMCR_LC		(1U << 6)
-#define ARMPMU_PROBE_PMCR_N_SHIFT	11
-#define ARMPMU_PROBE_PMCR_N_MASK	0x1f
-#define ARMPMU_PROBE_EVTYPE_P		(1U << 31)
-#define ARMPMU_PROBE_EVTYPE_U		(1U << 30)
 
 /*
  * Arm's ARMv7 cores with PMUv1, which say nothing of it in ID_DFR0
@@ -77,7 +60,7 @@ static inline bool armpmu_midr_is_pmuv1(u32 midr)
 }
 
 /*
- * The backend's verdict from the ID registers: NULL and the PMU version
+ * The verdict from the ID registers: NULL and the PMU version
  * (ARMPMU_PMUV* scale) in *version, or why the CPU is turned away. @id is
  * ID_DFR0 on ARMPMU_ISA_V7, the low half of ID_AA64DFR0_EL1 on
  * ARMPMU_ISA_V8.
@@ -89,7 +72,7 @@ static inline const char *armpmu_probe_version(enum armpmu_isa isa, u32 midr, u3
 
 	*version = 0;
 	if (isa == ARMPMU_ISA_V8) {
-		field = (id >> ARMPMU_ID_AA64DFR0_PMUVER_SHIFT) & 0xf;
+		field = (id >> ARMPMU_ID_AA64DFR0_PMUVER_SHIFT) & ARMPMU_ID_PMU_FIELD_MASK;
 		if (field == 0 || field == ARMPMU_ID_PMU_IMPDEF)
 			return "no PMUv3 (ID_AA64DFR0_EL1.PMUVer is 0 or IMPLEMENTATION DEFINED)";
 		/* PMUVer says 1 for PMUv3; from ARMv8.1 on both scales agree. */
@@ -100,7 +83,7 @@ static inline const char *armpmu_probe_version(enum armpmu_isa isa, u32 midr, u3
 		*version = ARMPMU_PMUV1;
 		return NULL;
 	}
-	field = (id >> ARMPMU_ID_DFR0_PERFMON_SHIFT) & 0xf;
+	field = (id >> ARMPMU_ID_DFR0_PERFMON_SHIFT) & ARMPMU_ID_PMU_FIELD_MASK;
 	if (field == 0 || field == ARMPMU_ID_PMU_IMPDEF)
 		return "no architected PMU (ID_DFR0.PerfMon is 0 or IMPLEMENTATION DEFINED, and the MIDR is no known PMUv1 core)";
 	*version = field;
@@ -108,7 +91,7 @@ static inline const char *armpmu_probe_version(enum armpmu_isa isa, u32 midr, u3
 }
 
 /*
- * Whether the backend should write the filter bits to see if they stick:
+ * Whether the probe should write the filter bits to see if they stick:
  * PMUv1 has none (the bits are reserved there), later PMUs should have them.
  */
 static inline bool armpmu_probe_wants_filter_test(u32 version)
@@ -116,7 +99,7 @@ static inline bool armpmu_probe_wants_filter_test(u32 version)
 	return version >= ARMPMU_PMUV2;
 }
 
-/* What the backend read on the CPU, for armpmu_probe_caps(). */
+/* What the probe read on the CPU, for armpmu_probe_caps(). */
 struct armpmu_probe_regs {
 	u32 midr;
 	u32 pmcr;		/* as found */
@@ -137,19 +120,13 @@ struct armpmu_probe_regs {
 static inline void armpmu_probe_caps(u32 version, const struct armpmu_probe_regs *r,
 				     struct armpmu_caps *caps)
 {
-	const u32 filter = ARMPMU_PROBE_EVTYPE_P | ARMPMU_PROBE_EVTYPE_U;
+	const u32 filter = ARMPMU_EVTYPE_P | ARMPMU_EVTYPE_U;
 	bool lc_stuck;
 
 	caps->midr = r->midr;
 	caps->pmu_version = version;
-	caps->num_counters = (r->pmcr >> ARMPMU_PROBE_PMCR_N_SHIFT) & ARMPMU_PROBE_PMCR_N_MASK;
-	/* evtCount[15:10] is RES0 before PMUv3 for ARMv8.1. */
-	if (version > ARMPMU_PMUV3)
-		caps->event_bits = 16;
-	else if (version == ARMPMU_PMUV3)
-		caps->event_bits = 10;
-	else
-		caps->event_bits = 8;
+	caps->num_counters = ARMPMU_PMCR_N(r->pmcr);
+	caps->event_bits = armpmu_event_bits(version);
 	/* Only bits that stick filter: a core that drops them counts the kernel. */
 	caps->can_filter = version >= ARMPMU_PMUV2 && r->filter_tested &&
 			   (r->filter_readback & filter) == filter;
@@ -158,8 +135,8 @@ static inline void armpmu_probe_caps(u32 version, const struct armpmu_probe_regs
 	 * LC set D is ignored though it reads back 1, and a core without
 	 * AArch32 has D RES0 and LC RES1. Before PMUv3, bit 6 is reserved.
 	 */
-	lc_stuck = version >= ARMPMU_PMUV3 && (r->divider_readback & ARMPMU_PROBE_PMCR_LC);
-	caps->can_divide = (r->divider_readback & ARMPMU_PROBE_PMCR_D) && !lc_stuck;
+	lc_stuck = version >= ARMPMU_PMUV3 && (r->divider_readback & ARMPMU_PMCR_LC);
+	caps->can_divide = (r->divider_readback & ARMPMU_PMCR_D) && !lc_stuck;
 	/* PMCEID0/1 exist from PMUv3 on: low halves 0x00-0x3f, high 0x4000-0x403f. */
 	caps->events_known = version >= ARMPMU_PMUV3;
 	if (caps->events_known) {

@@ -20,7 +20,7 @@ static void read_regs_here(void *info)
 {
 	const struct regs_look *look = info;
 	struct armpmu_regs *r = look->regs;
-	u32 selection = pmu_read_selection();
+	u32 selection = pmu_save_selection();
 	u32 i;
 
 	r->pmcr = pmu_read_pmcr();
@@ -37,7 +37,7 @@ static void read_regs_here(void *info)
 		r->evtype[ARMPMU_CYCLE_IDX] = pmu_read_evtype(ARMPMU_CYCLE_IDX);
 	r->counter[ARMPMU_CYCLE_IDX] = pmu_read_counter(ARMPMU_CYCLE_IDX);
 	/* A program that selected a counter by hand finds it selected still. */
-	pmu_select(selection);
+	pmu_restore_selection(selection);
 }
 
 int armpmu_regs_read(struct armpmu_regs *regs)

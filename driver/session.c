@@ -20,6 +20,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include "armpmu.h"
+#include "pmu_regs.h"
 
 /* The largest event number in the range PMCEID describes. */
 #define COMMON_EVENT_LAST	0x3f
@@ -50,7 +51,7 @@ void armpmu_session_init(struct armpmu_session *s, struct file *file)
 	s->cpu = -1;
 	s->kernel_allowed = kernel_allowed;
 	armpmu_counters_set_evtype(&s->cfg, ARMPMU_CYCLE_IDX,
-				 armpmu_backend.encode_evtype(0, filter));
+				   pmu_encode_evtype(0, filter));
 	armpmu_cpu_mode_prepare(s);
 }
 
@@ -243,7 +244,7 @@ int armpmu_session_set_event(struct armpmu_session *s,
 	if (s->running)
 		return -EBUSY;
 	return s->mode->program(s, s->selected,
-				armpmu_backend.encode_evtype(ev->event, ev->flags));
+				pmu_encode_evtype(ev->event, ev->flags));
 }
 
 int armpmu_session_set_divider(struct armpmu_session *s, u32 divider)
@@ -279,7 +280,7 @@ int armpmu_session_set_cycle_filter(struct armpmu_session *s, u32 flags)
 		return ret;
 	if (s->running)
 		return -EBUSY;
-	return s->mode->program(s, ARMPMU_CYCLE_IDX, armpmu_backend.encode_evtype(0, flags));
+	return s->mode->program(s, ARMPMU_CYCLE_IDX, pmu_encode_evtype(0, flags));
 }
 
 int armpmu_session_set_value(struct armpmu_session *s,

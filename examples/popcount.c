@@ -17,9 +17,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <linux/armpmu.h>
+#include <linux/armpmu_arch.h>
 
 #define WORDS		4096
-#define INST_RETIRED	0x08
 
 static uint32_t data[WORDS];
 static uint8_t byte_bits[256];
@@ -107,7 +107,7 @@ static unsigned long long measure(int fd, const char *name,
 int main(void)
 {
 	struct armpmu_event inst = {
-		.event = INST_RETIRED,
+		.event = ARMPMU_EV_INST_RETIRED,
 		.flags = ARMPMU_EXCLUDE_KERNEL,
 	};
 	unsigned long long every, lowest, lookup;

@@ -42,13 +42,14 @@ retry() {
 # pmuctl for the host; dkms is tests/host/dkms-test's subject;
 # device-tree-compiler's fdtput trims the Versatile Express device tree to
 # the CPUs QEMU gives (tools/pmu-vm); linux-perf's perf stat is the layout
-# pmuctl stat -x and --json are held against (tests/host/stat-format-test).
+# pmuctl stat -x and --json are held against (tests/host/stat-format-test,
+# stat-layout-test, which checks JSON objects with jq).
 lab_host_packages=(
 	qemu-system-arm make gcc libc6-dev cpio bc kmod sparse dwarves mmdebstrap
 	flex bison git pkg-config libkmod-dev dkms device-tree-compiler
 	gcc-arm-linux-gnueabihf libc6-armhf-cross libc6-dev-armhf-cross
 	gcc-aarch64-linux-gnu libc6-arm64-cross libc6-dev-arm64-cross
-	libelf1 libssl3 zlib1g linux-perf
+	libelf1 libssl3 zlib1g linux-perf jq
 )
 
 # Installs what is missing, one package at a time (several cross packages in

@@ -43,20 +43,20 @@ static const struct core_name arm_cores[] = {
 
 const char *pmudev_core_name(uint32_t midr)
 {
-	if (MIDR_IMPLEMENTER(midr) != IMPLEMENTER_ARM)
+	if (ARMPMU_MIDR_IMPLEMENTER(midr) != ARMPMU_IMPLEMENTER_ARM)
 		return NULL;
 	for (size_t i = 0; i < sizeof(arm_cores) / sizeof(arm_cores[0]); i++)
-		if (arm_cores[i].part == MIDR_PART(midr))
+		if (arm_cores[i].part == ARMPMU_MIDR_PART(midr))
 			return arm_cores[i].name;
 	return NULL;
 }
 
 const struct core_events *pmudev_core_events(uint32_t midr)
 {
-	if (MIDR_IMPLEMENTER(midr) != IMPLEMENTER_ARM)
+	if (ARMPMU_MIDR_IMPLEMENTER(midr) != ARMPMU_IMPLEMENTER_ARM)
 		return NULL;
 	for (size_t i = 0; i < pmudev_nr_core_tables; i++)
-		if (pmudev_core_tables[i].part == MIDR_PART(midr))
+		if (pmudev_core_tables[i].part == ARMPMU_MIDR_PART(midr))
 			return &pmudev_core_tables[i];
 	return NULL;
 }
@@ -70,7 +70,9 @@ const char *pmudev_known_core(unsigned int index, struct armpmu_info *info)
 		return NULL;
 	core = &pmudev_core_tables[index];
 	/* Architecture field 0xf (CPUID scheme), variant and revision 0. */
-	midr = IMPLEMENTER_ARM << 24 | 0xf << 16 | (uint32_t)core->part << 4;
+	midr = ARMPMU_IMPLEMENTER_ARM << ARMPMU_MIDR_IMPLEMENTER_SHIFT |
+	       ARMPMU_MIDR_ARCH_CPUID << ARMPMU_MIDR_ARCH_SHIFT |
+	       (uint32_t)core->part << ARMPMU_MIDR_PART_SHIFT;
 	if (info) {
 		memset(info, 0, sizeof(*info));
 		info->midr = midr;

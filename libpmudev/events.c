@@ -17,7 +17,7 @@
 
 /* The last common event ARMv7 defines; ARMv8 added 0x1e-0x3f. */
 #define ARMV7_LAST_COMMON	0x1d
-#define COMMON_HI_BASE		0x4000
+#define COMMON_HI_BASE		ARMPMU_EV_COMMON_HI_BASE
 
 #define NO_EVENT		UINT32_MAX
 
@@ -35,15 +35,21 @@ struct event_alias {
 };
 
 static const struct event_alias aliases[] = {
-	{ "cycles", 0x11, NO_EVENT, 0x11 },
-	{ "instructions", 0x08, NO_EVENT, 0x08 },
-	{ "cache-references", 0x04, NO_EVENT, 0x04 },
-	{ "cache-misses", 0x03, NO_EVENT, 0x03 },
-	{ "branches", 0x21, 0x0c, 0x0c },
-	{ "branch-misses", 0x10, NO_EVENT, 0x10 },
+	{ "cycles", ARMPMU_EV_CPU_CYCLES, NO_EVENT, ARMPMU_EV_CPU_CYCLES },
+	{ "instructions", ARMPMU_EV_INST_RETIRED, NO_EVENT, ARMPMU_EV_INST_RETIRED },
+	{ "cache-references", ARMPMU_EV_L1D_CACHE, NO_EVENT, ARMPMU_EV_L1D_CACHE },
+	{ "cache-misses", ARMPMU_EV_L1D_CACHE_REFILL, NO_EVENT, ARMPMU_EV_L1D_CACHE_REFILL },
+	{ "branches", ARMPMU_EV_BR_RETIRED, ARMPMU_EV_PC_WRITE_RETIRED,
+	  ARMPMU_EV_PC_WRITE_RETIRED },
+	{ "branch-misses", ARMPMU_EV_BR_MIS_PRED, NO_EVENT, ARMPMU_EV_BR_MIS_PRED },
 };
 
 #define NR_ALIASES (sizeof(aliases) / sizeof(aliases[0]))
+
+const char *pmudev_perf_alias(unsigned int index)
+{
+	return index < NR_ALIASES ? aliases[index].alias : NULL;
+}
 
 static const char *const group_names[PMUDEV_NR_GROUPS] = {
 	[PMUDEV_GROUP_CYCLES] = "cycles and instructions",
@@ -650,7 +656,8 @@ static void owners(char *buf, size_t len, const char *name, const struct core_ev
 
 	buf[0] = '\0';
 	for (size_t from = 0; (core = owner_of(name, except, from)); from = core - pmudev_core_tables + 1) {
-		uint32_t midr = IMPLEMENTER_ARM << 24 | (uint32_t)core->part << 4;
+		uint32_t midr = ARMPMU_IMPLEMENTER_ARM << ARMPMU_MIDR_IMPLEMENTER_SHIFT |
+				(uint32_t)core->part << ARMPMU_MIDR_PART_SHIFT;
 
 		if (used < len)
 			used += snprintf(buf + used, len - used, "%s%s", n++ ? ", " : "",

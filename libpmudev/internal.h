@@ -10,11 +10,9 @@
 #include <sched.h>
 #include <sys/types.h>
 
-#include "pmudev.h"
+#include <linux/armpmu_arch.h>
 
-#define MIDR_IMPLEMENTER(midr)	((midr) >> 24)
-#define MIDR_PART(midr)		(((midr) >> 4) & 0xfff)
-#define IMPLEMENTER_ARM		0x41
+#include "pmudev.h"
 
 /* "cycles/64:u" and the like. */
 #define CYCLES_NAME_MAX 16

@@ -270,6 +270,13 @@ struct pmudev_event_info {
 };
 
 /*
+ * The @index-th of perf's generic event names (from 0: "cycles",
+ * "instructions", "cache-references", ...), which pmudev_event_parse()
+ * maps per core; NULL past the last.
+ */
+const char *pmudev_perf_alias(unsigned int index);
+
+/*
  * The name of the @index-th core with an event table (from 0); NULL past
  * the last. @info (may be NULL) gets what such a core would report about
  * itself, as far as the table knows: midr (variant and revision 0),

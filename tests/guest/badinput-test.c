@@ -35,7 +35,6 @@
 #include "tap.h"
 #include "users.h"
 
-#define EV_CPU_CYCLES		0x11
 #define EXCL_K			ARMPMU_EXCLUDE_KERNEL
 #define EXCL_U			ARMPMU_EXCLUDE_USER
 #define CPU1_ONLINE		"/sys/devices/system/cpu/cpu1/online"
@@ -178,7 +177,7 @@ static void fill_excl_k(void *arg)
 
 static void fill_event(void *arg)
 {
-	struct armpmu_event ev = { .event = EV_CPU_CYCLES, .flags = EXCL_K };
+	struct armpmu_event ev = { .event = ARMPMU_EV_CPU_CYCLES, .flags = EXCL_K };
 
 	memcpy(arg, &ev, sizeof(ev));
 }
@@ -389,7 +388,7 @@ static void walk_reserved(void)
 
 	for (p = 0; p < ARRAY_SIZE(patterns); p++) {
 		for (i = 0; i < 2; i++) {
-			ev = (struct armpmu_event){ .event = EV_CPU_CYCLES, .flags = EXCL_K };
+			ev = (struct armpmu_event){ .event = ARMPMU_EV_CPU_CYCLES, .flags = EXCL_K };
 			ev.reserved[i] = patterns[p];
 			row(set_event_on_fresh(ev), EINVAL,
 			    i ? "SET_EVENT reserved[1] =" : "SET_EVENT reserved[0] =", patterns[p]);
@@ -436,7 +435,7 @@ static void walk_flags(void)
 	unsigned int wrong_attach = 0;
 
 	for (bit = 2; bit < 32; bit++) {
-		struct armpmu_event ev = { .event = EV_CPU_CYCLES, .flags = EXCL_K | 1U << bit };
+		struct armpmu_event ev = { .event = ARMPMU_EV_CPU_CYCLES, .flags = EXCL_K | 1U << bit };
 
 		if (set_event_on_fresh(ev) != EINVAL)
 			wrong_event |= 1U << bit;
@@ -459,11 +458,11 @@ static void walk_flags(void)
 		 "%s: SET_CYCLE_FILTER with each undefined bit (2-31): EINVAL", user_name(who));
 	tap_check(!wrong_filter, name, "not EINVAL for the bits %#x", wrong_filter);
 
-	row(set_event_on_fresh((struct armpmu_event){ .event = EV_CPU_CYCLES }), kernel_want,
+	row(set_event_on_fresh((struct armpmu_event){ .event = ARMPMU_EV_CPU_CYCLES }), kernel_want,
 	    "SET_EVENT counting kernel mode, flags", 0);
-	row(set_event_on_fresh((struct armpmu_event){ .event = EV_CPU_CYCLES, .flags = EXCL_U }),
+	row(set_event_on_fresh((struct armpmu_event){ .event = ARMPMU_EV_CPU_CYCLES, .flags = EXCL_U }),
 	    filtered(kernel_want), "SET_EVENT counting kernel mode only, flags", EXCL_U);
-	row(set_event_on_fresh((struct armpmu_event){ .event = EV_CPU_CYCLES,
+	row(set_event_on_fresh((struct armpmu_event){ .event = ARMPMU_EV_CPU_CYCLES,
 						      .flags = EXCL_U | EXCL_K }),
 	    filtered(0), "SET_EVENT counting nothing, flags", EXCL_U | EXCL_K);
 	row(u32_on_fresh(ARMPMU_IOC_SET_CYCLE_FILTER, 0), kernel_want,
@@ -677,7 +676,7 @@ static void walk_file_ops(void)
 	fd = open(DEV, O_RDONLY | O_CLOEXEC);
 	snprintf(name, sizeof(name), "%s: a read-only file counts (SET_EVENT, START, READ)%s",
 		 user_name(who), who == AS_ROOT ? "" : filtered(0) ? ": EOPNOTSUPP" : "");
-	err = fd < 0 ? errno : program(fd, 0, EV_CPU_CYCLES,
+	err = fd < 0 ? errno : program(fd, 0, ARMPMU_EV_CPU_CYCLES,
 				       who == AS_ROOT ? root_excl_k() : EXCL_K);
 	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
 	err = err ? err : read_counts(fd, &c);
@@ -795,7 +794,7 @@ static void walk_offline(void)
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		memset(&arg, 0, sizeof(arg));
 		if (rows[i].req == ARMPMU_IOC_SET_EVENT)
-			arg.ev = (struct armpmu_event){ .event = EV_CPU_CYCLES,
+			arg.ev = (struct armpmu_event){ .event = ARMPMU_EV_CPU_CYCLES,
 							.flags = root_excl_k() };
 		if (rows[i].req == ARMPMU_IOC_SET_CYCLE_FILTER)
 			arg.u = root_excl_k();
@@ -854,7 +853,7 @@ static void walk_owners(void)
 	int fd, err;
 
 	err = open_bound(0, &fd);
-	err = err ? err : program(fd, 0, EV_CPU_CYCLES, root_excl_k());
+	err = err ? err : program(fd, 0, ARMPMU_EV_CPU_CYCLES, root_excl_k());
 	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
 	loop_n(100000);
 	err = err ? err : read_counts(fd, &before);

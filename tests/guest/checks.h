@@ -14,8 +14,6 @@
 #include "devio.h"
 #include "tap.h"
 
-#define CHECK_EV_CPU_CYCLES	0x11
-
 /*
  * False on a board whose PMU QEMU never advances (Cortex-A8 and A9, PMUv1):
  * the programs' --no-counting. Checks then ask for everything but counts.
@@ -85,7 +83,7 @@ static inline void check_every_cpu_claimable(void)
 			tap_check(false, name, "pin or BIND: %s", tap_errname(err));
 			continue;
 		}
-		err = program(fd, 0, CHECK_EV_CPU_CYCLES, user_only_if_possible(fd));
+		err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, user_only_if_possible(fd));
 		err = err ? err : measure_loop(fd, 100000, &c);
 		tap_check(!err && (!board_counts || c.events[0] > 0) &&
 			  !(c.flags & ARMPMU_COUNTS_DISTURBED),

@@ -22,9 +22,6 @@
 #include "devio.h"
 #include "tap.h"
 
-#define EV_SW_INCR		0x00
-#define EV_INST_RETIRED		0x08
-#define EV_CPU_CYCLES		0x11
 #define SPIN			200000UL
 
 static struct armpmu_info info;
@@ -100,7 +97,7 @@ static void test_perf_first(void)
 	struct armpmu_counts c;
 	int pfd, fd, err;
 
-	err = perf_open(EV_INST_RETIRED, &pfd);
+	err = perf_open(ARMPMU_EV_INST_RETIRED, &pfd);
 	if (!tap_errno(err, 0, "perf: a per-CPU event on CPU 0 opens"))
 		return;
 	err = open_bound(0, &fd);
@@ -111,12 +108,12 @@ static void test_perf_first(void)
 	err = foreign_counters(fd, &mask);
 	tap_check(!err && (mask & 1), "CPU_STATUS shows perf's counter 0 as foreign",
 		  "%s: foreign counters %#x", tap_errname(err), mask);
-	tap_errno(program(fd, 0, EV_CPU_CYCLES, 0), EBUSY,
+	tap_errno(program(fd, 0, ARMPMU_EV_CPU_CYCLES, 0), EBUSY,
 		  "EBUSY: SET_EVENT on the counter perf holds");
 	tap_check(status_shows("perf or another driver: counters 0"),
 		  "pmuctl status says perf holds counter 0 of CPU 0", "see its output above");
 	before = perf_count(pfd);
-	err = program(fd, top, EV_CPU_CYCLES, 0);
+	err = program(fd, top, ARMPMU_EV_CPU_CYCLES, 0);
 	err |= measure_loop(fd, SPIN, &c);
 	after = perf_count(pfd);
 	tap_check(!err && c.events[top] > 0 && within_pct(c.events[top], c.cycles, 2) &&
@@ -136,11 +133,11 @@ static void test_perf_first(void)
 	close(pfd);
 
 	/* perf's CPU_CYCLES goes to the cycle counter, which START needs. */
-	err = perf_open(EV_CPU_CYCLES, &pfd);
+	err = perf_open(ARMPMU_EV_CPU_CYCLES, &pfd);
 	if (!tap_errno(err, 0, "perf: a per-CPU CPU_CYCLES event on CPU 0 opens"))
 		return;
 	err = open_bound(0, &fd);
-	err |= program(fd, top, EV_CPU_CYCLES, 0);
+	err |= program(fd, top, ARMPMU_EV_CPU_CYCLES, 0);
 	tap_errno(err ? err : ioc0(fd, ARMPMU_IOC_START), EBUSY,
 		  "EBUSY: START while perf holds the cycle counter");
 	before = perf_count(pfd);
@@ -160,7 +157,7 @@ static void test_perf_during(void)
 	int pfd = -1, fd, err;
 
 	err = open_bound(0, &fd);
-	err |= program(fd, 0, EV_CPU_CYCLES, 0);
+	err |= program(fd, 0, ARMPMU_EV_CPU_CYCLES, 0);
 	err |= ioc0(fd, ARMPMU_IOC_START);
 	loop_n(SPIN);
 	err |= read_counts(fd, &c);
@@ -168,7 +165,7 @@ static void test_perf_during(void)
 		dev_close(&fd);
 		return;
 	}
-	err = perf_open(EV_INST_RETIRED, &pfd);
+	err = perf_open(ARMPMU_EV_INST_RETIRED, &pfd);
 	tap_errno(err, 0, "perf: a per-CPU event on CPU 0 opens during the measurement");
 	loop_n(SPIN);
 	err = read_counts(fd, &c);
@@ -217,7 +214,7 @@ static void check_perf_counts_on(int pfd, const char *how, const char *what)
  */
 static __u32 shared_event(void)
 {
-	return icount ? EV_INST_RETIRED : EV_SW_INCR;
+	return icount ? ARMPMU_EV_INST_RETIRED : ARMPMU_EV_SW_INCR;
 }
 
 static const char *shared_event_name(void)
@@ -279,9 +276,9 @@ static void test_reset_disturbed(void)
 	int pfd = -1, fd, err;
 
 	err = open_bound(0, &fd);
-	err = err ? err : program(fd, 0, EV_CPU_CYCLES, ARMPMU_EXCLUDE_KERNEL);
+	err = err ? err : program(fd, 0, ARMPMU_EV_CPU_CYCLES, ARMPMU_EXCLUDE_KERNEL);
 	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
-	err = err ? err : perf_open(EV_INST_RETIRED, &pfd);
+	err = err ? err : perf_open(ARMPMU_EV_INST_RETIRED, &pfd);
 	if (!tap_errno(err, 0, "armpmu counts CPU_CYCLES:u on counter 0, then perf takes it")) {
 		dev_close(&fd);
 		if (pfd >= 0)
@@ -372,7 +369,7 @@ int main(int argc, char **argv)
 	if (!tap_errno(err, 0, "open the device and read INFO"))
 		return tap_done();
 	/* 32-bit boards: QEMU's DT gives perf no PMU there. */
-	if (perf_open(EV_INST_RETIRED, &pfd)) {
+	if (perf_open(ARMPMU_EV_INST_RETIRED, &pfd)) {
 		tap_skip("armpmu beside perf", "no perf PMU on this board (%s)",
 			 tap_errname(errno));
 	} else {

@@ -17,8 +17,6 @@
 #include "devio.h"
 #include "tap.h"
 
-#define EV_INST_RETIRED		0x08
-#define EV_CPU_CYCLES		0x11
 #define EXCL_U			ARMPMU_EXCLUDE_USER
 #define EXCL_K			ARMPMU_EXCLUDE_KERNEL
 
@@ -47,7 +45,7 @@ static void test_set_value(int fd)
 		  "EINVAL: SET_VALUE of counter num_counters");
 	tap_errno(set_value(fd, ARMPMU_CYCLE_COUNTER - 1, 1), EINVAL,
 		  "EINVAL: SET_VALUE of counter 30");
-	err = program(fd, 0, EV_CPU_CYCLES, 0);
+	err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, 0);
 	err |= set_value(fd, 0, 0x123456789ULL);
 	err |= set_value(fd, ARMPMU_CYCLE_COUNTER, 0xfffffff0ULL);
 	err |= read_counts(fd, &c);
@@ -67,7 +65,7 @@ static void test_set_value(int fd)
  */
 static void test_event_wrap(int fd, unsigned long trips, const char *name)
 {
-	__u32 event = icount ? EV_INST_RETIRED : EV_CPU_CYCLES;
+	__u32 event = icount ? ARMPMU_EV_INST_RETIRED : ARMPMU_EV_CPU_CYCLES;
 	__u64 preset = WRAP - 5000;
 	struct armpmu_counts c;
 	int err;
@@ -100,7 +98,7 @@ static void test_cycle_wrap(int fd, unsigned int divider)
 	int err;
 
 	err = ioc_u32(fd, ARMPMU_IOC_SET_DIVIDER, divider);
-	err |= program(fd, 0, EV_CPU_CYCLES, EXCL_K);
+	err |= program(fd, 0, ARMPMU_EV_CPU_CYCLES, EXCL_K);
 	err |= ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, EXCL_K);
 	err |= ioc0(fd, ARMPMU_IOC_RESET);
 	err |= set_value(fd, ARMPMU_CYCLE_COUNTER, preset);
@@ -134,8 +132,8 @@ static void test_natural_wrap(int fd)
 	struct armpmu_counts c;
 	int err;
 
-	err = program(fd, 0, EV_CPU_CYCLES, 0);
-	err |= program(fd, 1, EV_CPU_CYCLES, 0);
+	err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, 0);
+	err |= program(fd, 1, ARMPMU_EV_CPU_CYCLES, 0);
 	err |= ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, 0);
 	err |= ioc0(fd, ARMPMU_IOC_RESET);
 	err |= ioc0(fd, ARMPMU_IOC_START);
@@ -166,7 +164,7 @@ static void test_long_exact(int fd, const char *mode)
 	char name[128];
 	int err;
 
-	err = program(fd, 0, EV_INST_RETIRED, EXCL_K);
+	err = program(fd, 0, ARMPMU_EV_INST_RETIRED, EXCL_K);
 	err |= measure_loop(fd, 0, &c0);
 	err |= measure_loop(fd, trips, &c);
 	expected = c0.events[0] + (uint64_t)LOOP_INSNS_PER_ITER * trips;
@@ -196,7 +194,7 @@ static void test_cycle_filter(int fd)
 		  "EBUSY: SET_CYCLE_FILTER while counting");
 	ioc0(fd, ARMPMU_IOC_STOP);
 
-	err = program(fd, 0, icount ? EV_INST_RETIRED : EV_CPU_CYCLES, EXCL_K);
+	err = program(fd, 0, icount ? ARMPMU_EV_INST_RETIRED : ARMPMU_EV_CPU_CYCLES, EXCL_K);
 	err |= ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, EXCL_K);
 	err |= measure_loop(fd, SPIN, &user);
 	err |= ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, EXCL_U);
@@ -272,7 +270,7 @@ static void test_power_cycle(int fd)
 		tap_skip("counts survive a CPU power-down cycle", "no /sys/power/pm_test");
 		return;
 	}
-	err = program(fd, 0, icount ? EV_INST_RETIRED : EV_CPU_CYCLES, EXCL_K);
+	err = program(fd, 0, icount ? ARMPMU_EV_INST_RETIRED : ARMPMU_EV_CPU_CYCLES, EXCL_K);
 	err |= ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, EXCL_K);
 	err |= loop_sleep_loop(fd, "freezer", &quiet);
 	tap_errno(err, 0, "baseline: a loop, a hibernation test up to freezing tasks, a loop");

@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <linux/armpmu.h>
+#include <linux/armpmu_arch.h>
 
 #include "pmu-asm.h"
 

@@ -52,7 +52,6 @@
 #include "tap.h"
 #include "users.h"
 
-#define EV_CPU_CYCLES		0x11
 #define EXCL_K			ARMPMU_EXCLUDE_KERNEL
 #define EXCL_U			ARMPMU_EXCLUDE_USER
 
@@ -1239,7 +1238,7 @@ static __u32 file_flags(int fd)
 static void op_counting(struct worker *w)
 {
 	unsigned int slot = 1 + below(w, PRIV_FDS - 1);
-	struct armpmu_event ev = { .event = EV_CPU_CYCLES, .flags = EXCL_K };
+	struct armpmu_event ev = { .event = ARMPMU_EV_CPU_CYCLES, .flags = EXCL_K };
 	struct armpmu_counts a, b;
 	const char *k = "(private)";
 	struct call c;
@@ -1431,7 +1430,7 @@ static int worker_process(unsigned int proc)
 			w->priv[i] = -1;
 		/* Input from the read-only page: a plausible event. */
 		ro = (struct armpmu_event *)(w->pages + 3 * page_size);
-		ro->event = EV_CPU_CYCLES;
+		ro->event = ARMPMU_EV_CPU_CYCLES;
 		ro->flags = EXCL_K;
 		if (mprotect(w->pages + 2 * page_size, (size_t)page_size, PROT_NONE) ||
 		    mprotect(w->pages + 3 * page_size, (size_t)page_size, PROT_READ))
@@ -1560,7 +1559,7 @@ static void fill_values(void)
 	};
 	const uint32_t idx[] = { 0, 0, 1, nc - 1, nc - 1, nc, nc + 1, 30, 31, 32, 0xffffffffU, 2 };
 	const uint32_t ev[] = {
-		EV_CPU_CYCLES, EV_CPU_CYCLES, EV_CPU_CYCLES, 0x08, 0x00, 0x03, 0x3f, 0x40,
+		ARMPMU_EV_CPU_CYCLES, ARMPMU_EV_CPU_CYCLES, ARMPMU_EV_CPU_CYCLES, 0x08, 0x00, 0x03, 0x3f, 0x40,
 		(1U << eb) - 1, 1U << eb, 0x4000, 0xffff, 0x10000, 0xffffffffU, 0x1f, 0x23,
 	};
 	const uint32_t counters[] = {

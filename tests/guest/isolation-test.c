@@ -47,8 +47,6 @@
 #include "checks.h"
 #include "users.h"
 
-#define EV_INST_RETIRED		0x08
-#define EV_CPU_CYCLES		0x11
 #define EXCL_K			ARMPMU_EXCLUDE_KERNEL
 #define DIR			"/tmp/isolation"
 #define LOOP_PROG		"/usr/local/bin/exact-loop"
@@ -60,7 +58,7 @@ static bool icount, counting = true;
 
 static __u32 work_event(void)
 {
-	return icount ? EV_INST_RETIRED : EV_CPU_CYCLES;
+	return icount ? ARMPMU_EV_INST_RETIRED : ARMPMU_EV_CPU_CYCLES;
 }
 
 static uint64_t now_ns(void)
@@ -714,7 +712,7 @@ static void *wrap_thread(void *arg)
 	int fd = -1;
 
 	r->err = dev_open(&fd);
-	r->err = r->err ? r->err : program(fd, 0, EV_CPU_CYCLES, EXCL_K);
+	r->err = r->err ? r->err : program(fd, 0, ARMPMU_EV_CPU_CYCLES, EXCL_K);
 	r->err = r->err ? r->err : ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, EXCL_K);
 	r->err = r->err ? r->err : ioc0(fd, ARMPMU_IOC_START);
 	r->err = r->err ? r->err : pin_retry(1);

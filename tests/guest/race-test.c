@@ -23,8 +23,6 @@
 #include "checks.h"
 
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
-#define EV_CPU_CYCLES	0x11
-
 static atomic_bool toggling_done;
 
 struct toggler {
@@ -66,7 +64,7 @@ static void claim_until_done(struct claims *c)
 		if (!err) {
 			c->bound++;
 			/* Counting or not, the close must clean up. */
-			err = program(fd, 0, EV_CPU_CYCLES, ARMPMU_EXCLUDE_KERNEL);
+			err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, ARMPMU_EXCLUDE_KERNEL);
 			if (!err)
 				ioc0(fd, ARMPMU_IOC_START);
 			dev_close(&fd);

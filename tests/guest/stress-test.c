@@ -38,8 +38,6 @@
 #include "tap.h"
 #include "users.h"
 
-#define EV_SW_INCR		0x00
-#define EV_CPU_CYCLES		0x11
 #define EXCL_K			ARMPMU_EXCLUDE_KERNEL
 #define THREADS_PER_PROC	4
 #define MAX_ERRNO		200
@@ -118,7 +116,7 @@ struct worker {
 /* One call, chosen at random, every argument valid. */
 static void storm_call(struct worker *w, int fd)
 {
-	struct armpmu_event ev = { .event = EV_CPU_CYCLES, .flags = EXCL_K };
+	struct armpmu_event ev = { .event = ARMPMU_EV_CPU_CYCLES, .flags = EXCL_K };
 	struct armpmu_value val = { .value = 12345 };
 	struct armpmu_cpu_status st = { 0 };
 	struct armpmu_counts c;
@@ -177,7 +175,7 @@ static void storm_measure(struct worker *w)
 	if (!err && w->who == AS_ROOT && r & 4)
 		err = ioc_u32(fd, ARMPMU_IOC_BIND, r & 1 ? ARMPMU_CPU_CURRENT : (__u32)(r >> 1) % ncpus);
 	if (!err)
-		err = program(fd, 0, EV_CPU_CYCLES, EXCL_K);
+		err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, EXCL_K);
 	if (!err)
 		err = measure_loop(fd, 1000, &c);
 	account(err, "a measurement on its own file", w->who);
@@ -270,7 +268,7 @@ static void witness_process(int ready_fd)
 	signal(SIGTERM, stop_storm);
 	err = pin(cpu);
 	err = err ? err : open_bound(cpu, &fd);
-	err = err ? err : program(fd, 0, EV_SW_INCR, root_excl_k);
+	err = err ? err : program(fd, 0, ARMPMU_EV_SW_INCR, root_excl_k);
 	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
 	/* The storm starts once the CPU is ours: its BINDs must not win it first. */
 	close(ready_fd);
@@ -385,7 +383,7 @@ static void test_killed_owners(void)
 
 				close(ready[0]);
 				if (pin(cpu) || open_bound(cpu, &own) ||
-				    program(own, 0, EV_CPU_CYCLES, root_excl_k) ||
+				    program(own, 0, ARMPMU_EV_CPU_CYCLES, root_excl_k) ||
 				    ioc0(own, ARMPMU_IOC_START))
 					_exit(2);
 				if (write(ready[1], "r", 1) != 1)
@@ -449,7 +447,7 @@ static void test_rmmod_while_open(void)
 	long ret;
 
 	err = open_bound(0, &fd);
-	err = err ? err : program(fd, 0, EV_CPU_CYCLES, root_excl_k);
+	err = err ? err : program(fd, 0, ARMPMU_EV_CPU_CYCLES, root_excl_k);
 	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
 	if (!tap_errno(err, 0, "rmmod while open: a file counting on CPU 0"))
 		return;

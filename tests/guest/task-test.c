@@ -27,8 +27,6 @@
 #include "checks.h"
 #include "users.h"
 
-#define EV_INST_RETIRED		0x08
-#define EV_CPU_CYCLES		0x11
 #define EXCL_K			ARMPMU_EXCLUDE_KERNEL
 #define SPIN			100000UL
 
@@ -38,7 +36,7 @@ static unsigned int num_counters;
 /* The event that counts user-mode work on this board: exactly, with icount. */
 static __u32 work_event(void)
 {
-	return icount ? EV_INST_RETIRED : EV_CPU_CYCLES;
+	return icount ? ARMPMU_EV_INST_RETIRED : ARMPMU_EV_CPU_CYCLES;
 }
 
 /* A child spinning in user mode until killed: the noisy neighbour. */

@@ -16,7 +16,6 @@
 #include "devio.h"
 #include "tap.h"
 
-#define EV_CPU_CYCLES		0x11
 #define SPIN			100000UL
 
 /* Event counter 0, read from user mode (PMUSERENR must be open). */
@@ -43,7 +42,7 @@ static int count_and_close(bool whole_cpu)
 	int fd, err;
 
 	err = whole_cpu ? open_bound(0, &fd) : dev_open(&fd);
-	err = err ? err : program(fd, 0, EV_CPU_CYCLES, 0);
+	err = err ? err : program(fd, 0, ARMPMU_EV_CPU_CYCLES, 0);
 	/* A count that cannot be 0 by chance, even where nothing counts. */
 	err = err ? err : ioc(fd, ARMPMU_IOC_SET_VALUE, &preset);
 	preset.counter = ARMPMU_CYCLE_COUNTER;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probe-unit: the driver's probe decisions (driver/pmu_probe.h, the very
- * header pmu_v7.c and pmu_v8.c include) on a table of cores, on the host.
- * Each row: the register values a backend reads on a CPU (MIDR, ID_DFR0 or
+ * header driver/pmu_probe.c includes) on a table of cores, on the host.
+ * Each row: the register values the probe reads on a CPU (MIDR, ID_DFR0 or
  * ID_AA64DFR0_EL1, PMCR, and what stuck of the filter bits and the
  * divider), and the verdict and capabilities the driver must draw. TAP.
  *
@@ -13,14 +13,14 @@
 
 #include "pmu_probe.h"
 
-#define P	ARMPMU_PROBE_EVTYPE_P
-#define U	ARMPMU_PROBE_EVTYPE_U
-#define D	ARMPMU_PROBE_PMCR_D
-#define LC	ARMPMU_PROBE_PMCR_LC
+#define P	ARMPMU_EVTYPE_P
+#define U	ARMPMU_EVTYPE_U
+#define D	ARMPMU_PMCR_D
+#define LC	ARMPMU_PMCR_LC
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* PMCR with N counters, as the backend finds it (IMP and IDCODE too). */
-#define PMCR(imp_id, n)	((imp_id) | (n) << ARMPMU_PROBE_PMCR_N_SHIFT)
+/* PMCR with N counters, as the probe finds it (IMP and IDCODE too). */
+#define PMCR(imp_id, n)	((imp_id) | (n) << ARMPMU_PMCR_N_SHIFT)
 
 struct row {
 	const char *name;
@@ -51,13 +51,13 @@ static const struct row rows[] = {
 	  true, ARMPMU_PMUV1, 6, 8, false, true, false, 0, 0 },
 	{ "Cortex-A7 (PerfMon 2), filter bits stick", ARMPMU_ISA_V7,
 	  0x410fc075, 0x02010555, { .pmcr = PMCR(0x41072000, 4), .filter_tested = true,
-				    .filter_readback = P | U | 0x11, .divider_readback = D },
+				    .filter_readback = P | U | ARMPMU_EV_CPU_CYCLES, .divider_readback = D },
 	  true, ARMPMU_PMUV2, 4, 8, true, true, false, 0, 0 },
 	{ "Cortex-A15 (PerfMon 2), filter bits stick", ARMPMU_ISA_V7,
 	  0x412fc0f1, 0x02010555, { .pmcr = PMCR(0x410f3000, 6), .filter_tested = true,
 				    .filter_readback = P | U, .divider_readback = D },
 	  true, ARMPMU_PMUV2, 6, 8, true, true, false, 0, 0 },
-	/* What the backend must not believe. */
+	/* What the probe must not believe. */
 	{ "PMUv2 core that drops the filter bits: no filtering", ARMPMU_ISA_V7,
 	  0x410fc075, 0x02010555, { .pmcr = PMCR(0x41072000, 4), .filter_tested = true,
 				    .filter_readback = 0, .divider_readback = D },
@@ -166,7 +166,7 @@ static void run_row(const struct row *r)
 		return;
 	}
 	regs.midr = r->midr;
-	/* A backend makes the filter test only when asked to. */
+	/* The probe makes the filter test only when asked to. */
 	if (!armpmu_probe_wants_filter_test(version))
 		regs.filter_tested = false;
 	memset(&caps, 0xa5, sizeof(caps));

@@ -9,16 +9,21 @@
  * if a test failed.
  *
  *   stat-output-unit              the tests
- *   stat-output-unit --print csv|csv-r|json|json-r|csv-nc|json-nc
+ *   stat-output-unit --print csv|csv-r|json|json-r|csv-nc|json-nc|table
+ *                    [-I] [-A] [--metric-only] [--software] [--no-metrics]
+ *                    [-o FILE [--append]]
  *                                 a made-up run's lines in that format
  *                                 (-nc: counted during 0% of the time), for
- *                                 tests/host/stat-format-test to hold
- *                                 against perf's own
+ *                                 tests/host/stat-format-test and
+ *                                 stat-layout-test to hold against perf's
+ *                                 own (see print() below)
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <linux/armpmu_arch.h>
 
 #include "stat-metrics.h"
 #include "stat-output.h"
@@ -30,7 +35,7 @@ static void add_counter(struct stat_run *run, const char *name, uint32_t event,
 	struct counter *c = &run->counters[run->ncounters++];
 
 	snprintf(c->name, sizeof(c->name), "%s", name);
-	c->idx = event == EV_CPU_CYCLES ? ARMPMU_CYCLE_COUNTER : (unsigned int)run->ncounters;
+	c->idx = event == ARMPMU_EV_CPU_CYCLES ? ARMPMU_CYCLE_COUNTER : (unsigned int)run->ncounters;
 	c->event = event;
 	for (int r = 0; r < run->runs; r++) {
 		c->sum += values[r];
@@ -361,10 +366,10 @@ static void test_table(void)
 
 	made_up_run(&run, 1);
 	text = render(&run, TABLE);
-	tap_check(strstr(text, "              1,000      INST_RETIRED:u           #    0.50  insn per cycle\n") != NULL,
+	tap_check(strstr(text, "              1,000      INST_RETIRED:u                   #    0.50  insn per cycle\n") != NULL,
 		  "table: IPC after '#' on the instructions line", "%s", text);
-	/* Under the metric column: 50 columns in, as the first metric. */
-	snprintf(below, sizeof(below), "\n%50s#   10.00  mispredicts per 1000 insns\n", "");
+	/* Under the metric column: 58 columns in, as the first metric. */
+	snprintf(below, sizeof(below), "\n%58s#   10.00  mispredicts per 1000 insns\n", "");
 	tap_check(strstr(text, below) != NULL,
 		  "table: a further metric below, after '#'", "%s", text);
 	tap_check(strstr(text, "    <not supported>      STALL_FRONTEND\n") != NULL,
@@ -442,27 +447,87 @@ static void test_groups(void)
 		  err, why);
 }
 
-static int print(const char *what)
+/*
+ * --print FORMAT [-I] [-A] [--metric-only] [--software] [--no-metrics]
+ * [-o FILE [--append]]: a made-up run's lines as pmuctl stat prints them,
+ * FORMAT one of csv, csv-r, json, json-r, csv-nc, json-nc (counted 0% of
+ * the time), table: -I two intervals, each with its header where
+ * pmuctl prints one; -A, CPUs 0 and 1; --software, the task-clock and
+ * page-faults lines first; --no-metrics, cycles alone (no metric); -o,
+ * into FILE after its header, as pmuctl stat -o writes it.
+ */
+static int print(int argc, char **argv)
 {
-	struct stat_run run;
-	bool repeat = strstr(what, "-r") != NULL;
+	const char *what = argv[0], *path = NULL, *sep = strncmp(what, "csv", 3) ? NULL : ",";
+	bool json = !strncmp(what, "json", 4), intervals = false, append = false;
+	char *cmd[] = { "prog", NULL };
+	struct stat_run runs[2];
+	int n = 1;
+	FILE *out = stdout;
 
-	made_up_run(&run, repeat ? 3 : 1);
-	if (strstr(what, "-nc"))
-		run.time_running = 0;
-	if (!strncmp(what, "csv", 3))
-		stat_print_separated(stdout, &run, 1, ",");
-	else if (!strncmp(what, "json", 4))
-		stat_print_json(stdout, &run, 1);
-	else
+	if (!sep && !json && strcmp(what, "table"))
 		return 2;
+	made_up_run(&runs[0], strstr(what, "-r") ? 3 : 1);
+	if (strstr(what, "-nc"))
+		runs[0].time_running = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-I")) {
+			intervals = true;
+		} else if (!strcmp(argv[i], "-A")) {
+			runs[0].per_cpu = true;
+			n = 2;
+		} else if (!strcmp(argv[i], "--metric-only")) {
+			runs[0].metric_only = true;
+		} else if (!strcmp(argv[i], "--software")) {
+			struct stat_usage u = { .user = 0.0005, .sys = 0.0002 };
+
+			u.value[SW_TASK_CLOCK] = 0.7;
+			u.value[SW_PAGE_FAULTS] = 50;
+			runs[0].software = 1U << SW_TASK_CLOCK | 1U << SW_PAGE_FAULTS;
+			for (int r = 0; r < runs[0].runs; r++)
+				stat_counts_add_usage(&runs[0], &u);
+		} else if (!strcmp(argv[i], "--no-metrics")) {
+			runs[0].ncounters = 1;
+			runs[0].nunsupported = 0;
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			path = argv[++i];
+		} else if (!strcmp(argv[i], "--append")) {
+			append = true;
+		} else {
+			return 2;
+		}
+	}
+	if (path && !(out = stat_print_output_file(path, append))) {
+		perror(path);
+		return 1;
+	}
+	for (int t = 0; t < (intervals ? 2 : 1); t++) {
+		for (int r = 0; r < n; r++) {
+			if (r)
+				runs[r] = runs[0];
+			runs[r].line_cpu = r;
+			runs[r].interval = intervals ? 0.1 * (t + 1) : 0;
+		}
+		if (intervals)
+			stat_print_interval_header(out, &runs[0], sep, json);
+		if (json)
+			stat_print_json(out, runs, n);
+		else if (sep)
+			stat_print_separated(out, runs, n, sep);
+		else if (intervals)
+			stat_print_interval(out, runs, n);
+		else
+			stat_print_table(out, runs, n, cmd);
+	}
+	if (out != stdout)
+		fclose(out);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "--print"))
-		return print(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "--print"))
+		return print(argc - 2, argv + 2);
 	tap_init();
 	test_layouts();
 	test_untrusted();

@@ -7,6 +7,7 @@
  */
 #include <stddef.h>
 #include <linux/armpmu.h>
+#include <linux/armpmu_arch.h>
 
 #define SIZE(type, n)		_Static_assert(sizeof(type) == (n), #type " is " #n " bytes")
 #define FIELD(type, f, off, n)						\

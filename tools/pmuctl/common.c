@@ -203,13 +203,6 @@ int open_pmu(struct pmudev **pmu, int cpu, unsigned int flags)
 	return err ? EXIT_FAILURE : 0;
 }
 
-const char *const perf_aliases[] = {
-	"cycles", "instructions", "cache-references", "cache-misses", "branches",
-	"branch-misses",
-};
-
-const size_t nr_perf_aliases = sizeof(perf_aliases) / sizeof(perf_aliases[0]);
-
 const char *core_event_name(uint32_t midr, uint32_t number)
 {
 	const struct pmudev_event_info *ev;

@@ -138,8 +138,10 @@ static int by_number(struct subject *s, uint32_t number)
 
 static bool is_alias(const char *name)
 {
-	for (size_t i = 0; i < nr_perf_aliases; i++)
-		if (!strcasecmp(name, perf_aliases[i]))
+	const char *alias;
+
+	for (unsigned int i = 0; (alias = pmudev_perf_alias(i)); i++)
+		if (!strcasecmp(name, alias))
 			return true;
 	return false;
 }
@@ -281,7 +283,9 @@ static void print_aliases(const struct subject *s, const struct here *here)
 {
 	bool heading = false;
 
-	for (size_t a = 0; a < nr_perf_aliases; a++) {
+	const char *alias;
+
+	for (unsigned int a = 0; (alias = pmudev_perf_alias(a)); a++) {
 		const char *note = NULL, *core;
 		struct armpmu_info info;
 		struct pmudev_event pe;
@@ -290,18 +294,18 @@ static void print_aliases(const struct subject *s, const struct here *here)
 		for (unsigned int i = 0; (core = pmudev_known_core(i, &info)); i++) {
 			const struct pmudev_event_info *ev = core_event(&info, s);
 
-			if (!ev || pmudev_event_parse(perf_aliases[a], &info, &pe) ||
+			if (!ev || pmudev_event_parse(alias, &info, &pe) ||
 			    pe.number != ev->number)
 				continue;
 			if (!heading)
 				printf("\nperf's generic aliases:\n");
 			heading = true;
 			if (!n++)
-				printf("  %s counts it on the %s", perf_aliases[a], core);
+				printf("  %s counts it on the %s", alias, core);
 			else
 				printf(", %s", core);
 			if (!note)
-				note = pmudev_event_note(perf_aliases[a], &info);
+				note = pmudev_event_note(alias, &info);
 		}
 		if (n)
 			printf("\n%s%s%s", note ? "    (" : "", note ? note : "", note ? ")\n" : "");

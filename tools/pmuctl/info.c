@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <linux/armpmu_arch.h>
+
 #include "pmuctl.h"
 
 /* "PMUv3 (ARMv8.1)": the ARMPMU_PMUV* scale in words. */
@@ -36,8 +38,8 @@ static void print_cpu(int cpu, const struct armpmu_cpu_status *st)
 		return;
 	}
 	if (!core) {
-		snprintf(unknown, sizeof(unknown), "impl. %#x part %#x", info->midr >> 24,
-			 (info->midr >> 4) & 0xfff);
+		snprintf(unknown, sizeof(unknown), "impl. %#x part %#x",
+			 ARMPMU_MIDR_IMPLEMENTER(info->midr), ARMPMU_MIDR_PART(info->midr));
 		core = unknown;
 	}
 	printf("%-4d %-24s %#010x  %-16s %-9u %-7s %u%s\n", cpu, core, info->midr,

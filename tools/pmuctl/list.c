@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/armpmu_arch.h>
+
 #include "pmuctl.h"
 
 /* The common events have numbers 0x00-0x3f and, from ARMv8.1, 0x4000 up. */
-#define COMMON_LAST	0x3f
-#define COMMON_HI_BASE	0x4000
+#define COMMON_LAST	ARMPMU_EV_COMMON_LAST
+#define COMMON_HI_BASE	ARMPMU_EV_COMMON_HI_BASE
 
 enum list_format { LIST_TEXT, LIST_SEP, LIST_JSON };
 
@@ -57,18 +59,18 @@ static void print_event(struct listing *l, uint32_t number, const char *name,
 static void print_aliases(const struct listing *l)
 {
 	struct pmudev_event ev;
-	const char *note, *name;
+	const char *note, *name, *alias;
 
 	printf("perf's aliases:\n");
-	for (size_t i = 0; i < nr_perf_aliases; i++) {
-		if (pmudev_event_parse(perf_aliases[i], &l->info, &ev)) {
-			printf("  %-26s none here\n", perf_aliases[i]);
+	for (unsigned int i = 0; (alias = pmudev_perf_alias(i)); i++) {
+		if (pmudev_event_parse(alias, &l->info, &ev)) {
+			printf("  %-26s none here\n", alias);
 			continue;
 		}
 		/* A note names the stand-in first, and says what it is. */
 		name = core_event_name(l->info.midr, ev.number);
-		note = pmudev_event_note(perf_aliases[i], &l->info);
-		printf("  %-26s %s\n", perf_aliases[i], note ? note : name ? name : "?");
+		note = pmudev_event_note(alias, &l->info);
+		printf("  %-26s %s\n", alias, note ? note : name ? name : "?");
 	}
 }
 
@@ -121,7 +123,7 @@ static void list_core(struct listing *l)
 	if (l->format == LIST_TEXT) {
 		if (l->cpu < 0)
 			printf("%s (part 0x%03x, %u-bit event numbers): the events of its manual\n",
-			       core, (l->info.midr >> 4) & 0xfff, l->info.event_bits);
+			       core, ARMPMU_MIDR_PART(l->info.midr), l->info.event_bits);
 		else if (table)
 			printf("CPU %d (%s): %s\n", l->cpu, core,
 			       known ? "its own events and the common events it implements" :
@@ -139,8 +141,14 @@ static void list_core(struct listing *l)
 	list_common(l, 0, COMMON_LAST);
 	if (l->info.event_bits >= 16)
 		list_common(l, COMMON_HI_BASE, COMMON_HI_BASE + 63);
-	if (l->format == LIST_TEXT)
-		printf("  aliases: cycles, instructions, cache-references, cache-misses, branches, branch-misses\n");
+	if (l->format == LIST_TEXT) {
+		const char *alias;
+
+		printf("  aliases:");
+		for (unsigned int i = 0; (alias = pmudev_perf_alias(i)); i++)
+			printf("%s %s", i ? "," : "", alias);
+		putchar('\n');
+	}
 }
 
 static int list_known(struct listing *l, const char *want)

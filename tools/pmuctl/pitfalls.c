@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/armpmu_arch.h>
+
 #include "explain.h"
 
 enum pitfall_class {
@@ -88,12 +90,6 @@ static const struct pitfall pitfalls[] = {
 
 #define NR_PITFALLS (sizeof(pitfalls) / sizeof(pitfalls[0]))
 
-#define SW_INCR		0x00
-#define INST_RETIRED	0x08
-#define BR_MIS_PRED	0x10
-#define CPU_CYCLES	0x11
-#define BR_PRED		0x12
-
 static unsigned int classes_of(const struct pmudev_event_info *ev)
 {
 	unsigned int c = PF_EVERY;
@@ -102,7 +98,8 @@ static unsigned int classes_of(const struct pmudev_event_info *ev)
 		c |= PF_SPECULATIVE;
 	if (strstr(ev->name, "_RETIRED"))
 		c |= PF_RETIRED;
-	if (!(ev->flags & PMUDEV_EVENT_IMPDEF) && (ev->number == BR_MIS_PRED || ev->number == BR_PRED))
+	if (!(ev->flags & PMUDEV_EVENT_IMPDEF) && (ev->number == ARMPMU_EV_BR_MIS_PRED ||
+						 ev->number == ARMPMU_EV_BR_PRED))
 		c |= PF_PREDICTOR;
 	if (ev->group == PMUDEV_GROUP_CACHE)
 		c |= PF_CACHE;
@@ -113,11 +110,11 @@ static unsigned int classes_of(const struct pmudev_event_info *ev)
 		return c;
 	}
 	switch (ev->number) {
-	case SW_INCR:
+	case ARMPMU_EV_SW_INCR:
 		return c | PF_SW_INCR | PF_QEMU_COUNTS;
-	case CPU_CYCLES:
+	case ARMPMU_EV_CPU_CYCLES:
 		return c | PF_CYCLES | PF_QEMU_COUNTS;
-	case INST_RETIRED:
+	case ARMPMU_EV_INST_RETIRED:
 		return c | PF_QEMU_ICOUNT;
 	default:
 		return c | PF_QEMU_ZERO;

@@ -79,10 +79,6 @@ const char *core_name(const struct armpmu_info *info);
 /* @s as a JSON string: quoted, '"' and '\' escaped, control bytes as \uXXXX. */
 void print_json_string(FILE *out, const char *s);
 
-/* perf's generic event names, which libpmudev maps per core. */
-extern const char *const perf_aliases[];
-extern const size_t nr_perf_aliases;
-
 /* The name core @midr's table gives event @number, else the architecture's, or NULL. */
 const char *core_event_name(uint32_t midr, uint32_t number);
 

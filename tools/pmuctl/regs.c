@@ -9,23 +9,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <linux/armpmu_arch.h>
+
 #include "pmuctl.h"
 
 #define BIT(n)			(1U << (n))
 #define FIELD(val, shift, mask)	(((val) >> (shift)) & (mask))
+#define BIT_SET(val, bit)	((val) & (bit) ? 1U : 0U)
 
 /* PMUSERENR: what user mode may do with the PMU (ARMv7 has EN only). */
 static const char *const userenr_bits[] = { "EN", "SW", "CR", "ER" };
 
 /* Event type filter bits, from bit 31 down: PMUv2 has the first five. */
 static const char *const filter_bits[] = { "P", "U", "NSK", "NSU", "NSH", "M" };
-
-static unsigned int event_bits(unsigned int pmu_version)
-{
-	if (pmu_version > ARMPMU_PMUV3)
-		return 16;
-	return pmu_version == ARMPMU_PMUV3 ? 10 : 8;
-}
 
 /* How many of filter_bits[] the architecture gives this PMU. */
 static unsigned int nr_filter_bits(unsigned int pmu_version)
@@ -66,12 +62,15 @@ static void print_mask(const char *reg, uint32_t mask, const char *what)
 
 static void print_pmcr(uint32_t pmcr)
 {
-	uint32_t imp = FIELD(pmcr, 24, 0xff);
+	uint32_t imp = FIELD(pmcr, ARMPMU_PMCR_IMP_SHIFT, ARMPMU_PMCR_IMP_MASK);
 
 	printf("%-11s 0x%08x  IMP 0x%02x%s IDCODE 0x%02x N %u LC %u DP %u X %u D %u C %u P %u E %u\n",
-	       "PMCR", pmcr, imp, imp == 0x41 ? " (Arm)" : "", FIELD(pmcr, 16, 0xff),
-	       FIELD(pmcr, 11, 0x1f), FIELD(pmcr, 6, 1), FIELD(pmcr, 5, 1), FIELD(pmcr, 4, 1),
-	       FIELD(pmcr, 3, 1), FIELD(pmcr, 2, 1), FIELD(pmcr, 1, 1), FIELD(pmcr, 0, 1));
+	       "PMCR", pmcr, imp, imp == ARMPMU_IMPLEMENTER_ARM ? " (Arm)" : "",
+	       FIELD(pmcr, ARMPMU_PMCR_IDCODE_SHIFT, ARMPMU_PMCR_IDCODE_MASK), ARMPMU_PMCR_N(pmcr),
+	       BIT_SET(pmcr, ARMPMU_PMCR_LC), BIT_SET(pmcr, ARMPMU_PMCR_DP),
+	       BIT_SET(pmcr, ARMPMU_PMCR_X), BIT_SET(pmcr, ARMPMU_PMCR_D),
+	       BIT_SET(pmcr, ARMPMU_PMCR_C), BIT_SET(pmcr, ARMPMU_PMCR_P),
+	       BIT_SET(pmcr, ARMPMU_PMCR_E));
 }
 
 static void print_userenr(uint32_t userenr)
@@ -97,7 +96,7 @@ static void print_counter(const struct armpmu_regs *r, unsigned int idx, const c
 
 static void print_counters(const struct armpmu_regs *r)
 {
-	uint32_t mask = (uint32_t)((1ULL << event_bits(r->pmu_version)) - 1);
+	uint32_t mask = (uint32_t)((1ULL << armpmu_event_bits(r->pmu_version)) - 1);
 	char label[8], number[8], buf[32];
 	const char *name, *cycle_filter = "(none: PMUv1)";
 

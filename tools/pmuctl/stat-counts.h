@@ -25,9 +25,6 @@
 /* -C's CPUs, -p's processes, -t's threads. */
 #define MAX_TARGETS	64
 
-#define EV_INST_RETIRED	0x08
-#define EV_CPU_CYCLES	0x11
-
 /* What is counted. */
 enum target {
 	TARGET_COMMAND,		/* the command, its threads and children (task mode) */

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/armpmu_arch.h>
+
 #include "pmuctl.h"
 #include "stat-files.h"
 
@@ -80,7 +82,7 @@ static int program_first(struct pmudev *pmu, struct stat_events *ev, struct stat
 		c->idx = (unsigned int)idx;
 		snprintf(c->name, sizeof(c->name), "%s",
 			 ev->names[i] ? ev->names[i] : pmudev_counter_name(pmu, c->idx));
-		c->event = idx == ARMPMU_CYCLE_COUNTER ? EV_CPU_CYCLES :
+		c->event = idx == ARMPMU_CYCLE_COUNTER ? ARMPMU_EV_CPU_CYCLES :
 			   pmudev_event_parse(spec, info, &event) ? 0 : event.number;
 	}
 	run->info = *info;

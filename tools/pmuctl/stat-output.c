@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "pmuctl.h"
 #include "stat-events.h"
@@ -18,6 +19,8 @@
 
 #define NOT_COUNTED	"<not counted>"
 #define NOT_SUPPORTED	"<not supported>"
+/* The table's event column, before a metric's '#' (perf 6.1's width). */
+#define NAME_WIDTH	32
 
 /* "SIGKILL (Killed)": signal @sig's name and the shell's word for it, in @buf. */
 static const char *signal_name(int sig, char *buf, size_t len)
@@ -132,7 +135,7 @@ static void table_line(FILE *out, const struct stat_run *run, const struct count
 			 stat_counts_coverage(run));
 	print_prefix(out, run, TABLE, NULL);
 	fprintf(out, " %18s      %-*s%s\n", table_value(run, c, digits, sizeof(digits)),
-		note[0] ? 24 : 0, c->name, note);
+		note[0] ? NAME_WIDTH : 0, c->name, note);
 }
 
 /* A count, its first metric beside it and any further one below. */
@@ -151,7 +154,7 @@ static void print_counter_lines(FILE *out, const struct stat_run *run, const str
 			table_line(out, run, c, metric);
 		else {
 			print_prefix(out, run, TABLE, NULL);
-			fprintf(out, " %18s      %-24s%s\n", "", "", metric);
+			fprintf(out, " %18s      %-*s%s\n", "", NAME_WIDTH, "", metric);
 		}
 		first = false;
 	}
@@ -205,31 +208,64 @@ static int metrics_of(const struct stat_run *run, const struct stat_metric **ms,
 }
 
 /*
- * perf's --metric-only: a line of the metrics' units (not with -I's
- * later lines), then a line of their values per run (-A: per CPU); in
- * JSON, one object of unit : value pairs.
+ * --metric-only's line of units, in the table or -x: after the columns
+ * of -I's time (only in -I's header) and -A's CPU, as perf heads them.
+ */
+static void metric_only_header(FILE *out, const struct stat_run *run, enum format f,
+			       const char *sep)
+{
+	const struct stat_metric *ms[16];
+	double vs[16];
+	int nm = metrics_of(run, ms, vs, 16);
+
+	if (f == CSV) {
+		if (run->interval > 0)
+			fprintf(out, " time%s", sep);
+		if (run->per_cpu)
+			fprintf(out, "cpu%s", sep);
+	} else {
+		if (run->interval > 0)
+			fprintf(out, "#           time ");
+		if (run->per_cpu)
+			fprintf(out, run->interval > 0 ? "CPU     " : "      ");
+	}
+	for (int k = 0; k < nm; k++)
+		if (f == CSV)
+			fprintf(out, "%s%s", ms[k]->unit, sep);
+		else
+			fprintf(out, "%18s ", ms[k]->unit);
+	fputc('\n', out);
+}
+
+/*
+ * perf's --metric-only: a line of the metrics' units (with -I, the
+ * interval header's), then a line of their values per run (-A: per CPU);
+ * in JSON, one object of unit : value pairs per line.
  */
 static void metric_only_lines(FILE *out, const struct stat_run *runs, int n, enum format f,
 			      const char *sep)
 {
 	const struct stat_metric *ms[16];
 	double vs[16];
-	int nm = metrics_of(&runs[0], ms, vs, 16);
+	int nm;
 
-	if (runs[0].interval <= 0 && f != JSON) {
-		fputs(f == CSV ? "" : " ", out);
-		for (int k = 0; k < nm; k++)
-			if (f == CSV)
-				fprintf(out, "%s%s", ms[k]->unit, sep);
-			else
-				fprintf(out, "%18s ", ms[k]->unit);
-		fputc('\n', out);
-	}
+	if (runs[0].interval <= 0 && f != JSON)
+		metric_only_header(out, &runs[0], f, sep);
 	for (int r = 0; r < n; r++) {
 		nm = metrics_of(&runs[r], ms, vs, 16);
-		if (f == JSON)
+		if (f == JSON) {
+			/* The prefix's keys and the metrics', one object: valid JSON. */
 			fputc('{', out);
-		print_prefix(out, &runs[r], f, sep);
+			if (runs[r].interval > 0)
+				fprintf(out, "\"interval\" : %.9f%s", runs[r].interval,
+					runs[r].per_cpu || nm ? ", " : "");
+			if (runs[r].per_cpu)
+				fprintf(out, "\"cpu\" : \"%d\"%s", runs[r].line_cpu, nm ? ", " : "");
+		} else {
+			print_prefix(out, &runs[r], f, sep);
+			if (f == TABLE)
+				fputc(' ', out);
+		}
 		for (int k = 0; k < nm; k++) {
 			if (f == JSON)
 				fprintf(out, "%s\"%s\" : \"%.*f\"", k ? ", " : "", ms[k]->unit,
@@ -291,11 +327,12 @@ static void software_table(FILE *out, const struct stat_run *run)
 		munit = software_line(run, (enum stat_software)sw, value, sizeof(value), &unit, &metric);
 		note[0] = '\0';
 		if (munit)
-			snprintf(note, sizeof(note), " #  %8.3f %s", metric, munit);
+			snprintf(note, sizeof(note), " # %8.3f %s", metric, munit);
 		if (run->runs > 1)
 			snprintf(note + strlen(note), sizeof(note) - strlen(note), "  ( +- %5.2f%% )",
 				 stat_counts_software_rsd(run, (enum stat_software)sw));
-		fprintf(out, " %18s %-4s %-*s%s\n", value, unit, note[0] ? 24 : 0,
+		print_prefix(out, run, TABLE, NULL);
+		fprintf(out, " %18s %-4s %-*s%s\n", value, unit, note[0] ? NAME_WIDTH : 0,
 			stat_events_software_name((enum stat_software)sw), note);
 	}
 }
@@ -317,7 +354,7 @@ static void elapsed_lines(FILE *out, const struct stat_run *run)
 		fprintf(out, "\n %17.9f seconds time elapsed\n\n", mean);
 	}
 	if (run->usage && run->runs == 1)
-		fprintf(out, " %17.9f seconds user\n %17.9f seconds sys\n\n", run->user, run->sys);
+		fprintf(out, " %17.9f seconds user\n %17.9f seconds sys\n\n\n", run->user, run->sys);
 }
 
 /* Counter @i's lines in each of @n runs (-A: one per CPU), perf's order. */
@@ -345,10 +382,14 @@ void stat_print_table(FILE *out, const struct stat_run *runs, int n, char **cmd)
 	print_notes(out, &runs[0]);
 }
 
-void stat_print_interval_header(FILE *out, const struct stat_run *run)
+void stat_print_interval_header(FILE *out, const struct stat_run *run, const char *sep, bool json)
 {
+	if (json)
+		return;
 	if (run->metric_only)
-		fprintf(out, "#           time %s\n", run->per_cpu ? "CPU        " : "");
+		metric_only_header(out, run, sep ? CSV : TABLE, sep);
+	else if (sep)
+		return;
 	else if (run->per_cpu)
 		fprintf(out, "#           time CPU                    counts unit events\n");
 	else
@@ -517,6 +558,17 @@ void stat_print_separated(FILE *out, const struct stat_run *runs, int n, const c
 void stat_print_json(FILE *out, const struct stat_run *runs, int n)
 {
 	fields(out, runs, n, NULL);
+}
+
+FILE *stat_print_output_file(const char *path, bool append)
+{
+	time_t t = time(NULL);
+	FILE *out = fopen(path, append ? "ae" : "we");
+
+	if (!out)
+		return NULL;
+	fprintf(out, "# started on %s\n", ctime(&t));
+	return out;
 }
 
 void stat_print_stderr_notes(const struct stat_run *run, const char *command)

@@ -8,6 +8,7 @@
 #ifndef PMUCTL_STAT_OUTPUT_H
 #define PMUCTL_STAT_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "stat-counts.h"
@@ -18,8 +19,13 @@
  * event, CPU by CPU, as perf orders them.
  */
 void stat_print_table(FILE *out, const struct stat_run *runs, int n, char **cmd);
-/* -I: perf's header of the table's columns (every 25 intervals), ... */
-void stat_print_interval_header(FILE *out, const struct stat_run *run);
+/*
+ * -I: the header perf prints every 25 intervals, in the format given (@sep
+ * for -x SEP, @json for -j, else the table): the table's columns, or with
+ * --metric-only the metrics' units after the time (and -A's CPU) column;
+ * -x and -j print none but --metric-only's -x line. Then ...
+ */
+void stat_print_interval_header(FILE *out, const struct stat_run *run, const char *sep, bool json);
 /* ... and the table's lines of one interval (each run's interval set). */
 void stat_print_interval(FILE *out, const struct stat_run *runs, int n);
 /*
@@ -36,6 +42,12 @@ void stat_print_json(FILE *out, const struct stat_run *runs, int n);
  * on stderr: the signal that killed @command (as perf's psignal), and why
  * counts are <not counted> when an exec let a counted thread go.
  */
+/*
+ * -o FILE: @path opened (to append to it with --append) and perf's
+ * "# started on" header written, the date as ctime(3) gives it and an
+ * empty line. NULL (errno set) if it cannot be opened.
+ */
+FILE *stat_print_output_file(const char *path, bool append);
 void stat_print_stderr_notes(const struct stat_run *run, const char *command);
 
 #endif /* PMUCTL_STAT_OUTPUT_H */

@@ -163,8 +163,8 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 			runs[r].elapsed = t - (next - m->o->interval_ms / 1e3);
 			runs[r].disturbed = m->run.disturbed;
 		}
-		if (!m->o->json && !m->o->sep && printed++ % 25 == 0)
-			stat_print_interval_header(m->out, &runs[0]);
+		if (printed++ % 25 == 0)
+			stat_print_interval_header(m->out, &runs[0], m->o->sep, m->o->json);
 		print_runs(m, runs, n);
 		fflush(m->out);
 		memcpy(before, now_c, (size_t)n * sizeof(*now_c));
@@ -378,18 +378,6 @@ static int measure(struct measurement *m, struct armpmu_counts **last)
 	return ret;
 }
 
-/* perf's header of -o's file: when the counting started. */
-static FILE *open_output(const struct stat_options *o)
-{
-	time_t t = time(NULL);
-	FILE *out = fopen(o->output, o->append ? "ae" : "we");
-
-	if (!out)
-		return NULL;
-	fprintf(out, "# started on %s\n", ctime(&t));
-	return out;
-}
-
 static void print(struct measurement *m, const struct armpmu_counts *last)
 {
 	struct stat_run *runs = &m->run;
@@ -440,7 +428,7 @@ int cmd_stat(int argc, char **argv)
 		if (ret)
 			return ret;
 	}
-	if (o.output && !(m.out = open_output(&o)))
+	if (o.output && !(m.out = stat_print_output_file(o.output, o.append)))
 		return fail("%s: %s", o.output, strerror(errno));
 	ret = measure(&m, &last);
 	if (m.run.runs && !m.workload_failed) {

@@ -11,16 +11,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/armpmu.h>
+#include <linux/armpmu_arch.h>
 
 #include "../devio.h"
 #include "../tap.h"
 #include "../users.h"
 
-/* Common event numbers. */
-#define EV_L1D_CACHE_REFILL	0x03
-#define EV_INST_RETIRED		0x08
-#define EV_CPU_CYCLES		0x11
-
+/* Mode filters, short. */
 #define EXCL_K			ARMPMU_EXCLUDE_KERNEL
 #define EXCL_U			ARMPMU_EXCLUDE_USER
 

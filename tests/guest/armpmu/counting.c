@@ -23,7 +23,7 @@ void test_counting(void)
 	tap_check(!err && counts_clear(&a, why, sizeof(why)),
 		  "a newly bound file reads zeros, not running", "%s: %s",
 		  tap_errname(err), why);
-	err = program(fd, 0, EV_CPU_CYCLES, 0);
+	err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, 0);
 	tap_errno(err, 0, "SELECT 0 and SET_EVENT CPU_CYCLES");
 
 	err = ioc0(fd, ARMPMU_IOC_START);
@@ -86,7 +86,7 @@ void test_counting(void)
 		  "%s: cycles %llu events[0] %llu", tap_errname(err), (ull)b.cycles,
 		  (ull)b.events[0]);
 
-	err = set_event(fd, EV_CPU_CYCLES, 0);
+	err = set_event(fd, ARMPMU_EV_CPU_CYCLES, 0);
 	err |= read_counts(fd, &c);
 	tap_check(!err && c.events[0] == 0 && c.cycles == b.cycles,
 		  "SET_EVENT zeroes the selected counter only",
@@ -96,7 +96,7 @@ void test_counting(void)
 	/* Every counter, the highest index included. */
 	err = 0;
 	for (i = 0; i < num_counters; i++)
-		err |= program(fd, i, EV_CPU_CYCLES, 0);
+		err |= program(fd, i, ARMPMU_EV_CPU_CYCLES, 0);
 	err |= measure_loop(fd, SPIN, &a);
 	ok = !err;
 	for (i = 0; i < num_counters; i++)
@@ -126,7 +126,7 @@ void test_cycles_event(void)
 
 	if (!setup_bound(0, "CPU_CYCLES vs cycle counter: setup", &fd))
 		return;
-	err = program(fd, 0, EV_CPU_CYCLES, 0);
+	err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, 0);
 	/*
 	 * Without icount, QEMU brings the two counters up to date one after
 	 * the other from the host's clock: a host that deschedules it between

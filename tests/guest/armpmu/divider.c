@@ -64,7 +64,7 @@ static void divider_child(struct child_report *r)
 	r->err[0] = dev_open(&fd);
 	if (r->err[0])
 		return;
-	r->err[1] = program(fd, 0, EV_CPU_CYCLES, EXCL_K);
+	r->err[1] = program(fd, 0, ARMPMU_EV_CPU_CYCLES, EXCL_K);
 	loop_n(DIV_LOOP);
 	r->err[2] = ioc_u32(fd, ARMPMU_IOC_SET_DIVIDER, 0);
 	if (!r->err[2])
@@ -123,7 +123,7 @@ void test_divider(void)
 
 	if (!setup_bound(0, "divider: setup", &fd))
 		return;
-	err = program(fd, 0, EV_CPU_CYCLES, 0);
+	err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, 0);
 	err |= ioc_u32(fd, ARMPMU_IOC_SET_DIVIDER, 0);
 	err |= measure_loop(fd, SPIN_BIG, &c1);
 	tap_errno(err, 0, "SET_DIVIDER 0, count a loop");

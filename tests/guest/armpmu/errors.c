@@ -126,12 +126,12 @@ static void test_einval(int fd)
 	snprintf(name, sizeof(name), "SET_EVENT %#x (the widest event number) succeeds",
 		 (1U << event_bits) - 1);
 	tap_errno(set_event(fd, (1U << event_bits) - 1, root_excl_k), 0, name);
-	tap_errno(set_event(fd, EV_CPU_CYCLES, 1U << 2), EINVAL,
+	tap_errno(set_event(fd, ARMPMU_EV_CPU_CYCLES, 1U << 2), EINVAL,
 		  "EINVAL: SET_EVENT with flag bit 2 (undefined)");
-	tap_errno(set_event(fd, EV_CPU_CYCLES, EXCL_K | 1U << 31), EINVAL,
+	tap_errno(set_event(fd, ARMPMU_EV_CPU_CYCLES, EXCL_K | 1U << 31), EINVAL,
 		  "EINVAL: SET_EVENT with flag bit 31 (undefined)");
 	memset(&ev, 0, sizeof(ev));
-	ev.event = EV_CPU_CYCLES;
+	ev.event = ARMPMU_EV_CPU_CYCLES;
 	ev.reserved[0] = 1;
 	tap_errno(ioc(fd, ARMPMU_IOC_SET_EVENT, &ev), EINVAL,
 		  "EINVAL: SET_EVENT with reserved[0] non-zero");
@@ -209,14 +209,14 @@ void test_errors(void)
 		tap_check(false, "EBUSY: a second file BINDs an owned CPU", "open: %s",
 			  tap_errname(err));
 	}
-	err = program(fd, 0, EV_CPU_CYCLES, 0);
+	err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, 0);
 	err |= ioc0(fd, ARMPMU_IOC_START);
 	tap_errno(err, 0, "program and START");
-	tap_errno(set_event(fd, EV_CPU_CYCLES, 0), EBUSY, "EBUSY: SET_EVENT while started");
+	tap_errno(set_event(fd, ARMPMU_EV_CPU_CYCLES, 0), EBUSY, "EBUSY: SET_EVENT while started");
 	tap_errno(ioc_u32(fd, ARMPMU_IOC_SET_DIVIDER, 1), EBUSY,
 		  "EBUSY: SET_DIVIDER while started");
 	tap_errno(ioc0(fd, ARMPMU_IOC_STOP), 0, "STOP");
-	tap_errno(set_event(fd, EV_CPU_CYCLES, 0), 0, "SET_EVENT after STOP succeeds");
+	tap_errno(set_event(fd, ARMPMU_EV_CPU_CYCLES, 0), 0, "SET_EVENT after STOP succeeds");
 	dev_close(&fd);
 
 	/* EALREADY for a file whose first call chose task mode. */
@@ -234,12 +234,12 @@ void test_errors(void)
 		tap_skip("ENOENT: SET_EVENT of an unimplemented common event",
 			 "%s lists no events (EVENTS_KNOWN clear)", board->name);
 	} else if (setup_bound(0, "ENOENT: setup", &fd)) {
-		err = program(fd, 0, EV_L1D_CACHE_REFILL, EXCL_K);
+		err = program(fd, 0, ARMPMU_EV_L1D_CACHE_REFILL, EXCL_K);
 		tap_errno(err, ENOENT, "ENOENT: SET_EVENT 0x03 (not in PMCEID on QEMU)");
-		tap_errno(set_event(fd, EV_INST_RETIRED, EXCL_K), icount ? 0 : ENOENT,
+		tap_errno(set_event(fd, ARMPMU_EV_INST_RETIRED, EXCL_K), icount ? 0 : ENOENT,
 			  icount ? "SET_EVENT 0x08 with icount succeeds" :
 				   "ENOENT: SET_EVENT 0x08 without icount");
-		tap_errno(set_event(fd, EV_CPU_CYCLES, EXCL_K), 0, "SET_EVENT 0x11 succeeds");
+		tap_errno(set_event(fd, ARMPMU_EV_CPU_CYCLES, EXCL_K), 0, "SET_EVENT 0x11 succeeds");
 		tap_errno(set_event(fd, 0x40, EXCL_K), 0,
 			  "SET_EVENT 0x40 (outside PMCEID's range) succeeds");
 		dev_close(&fd);
@@ -248,17 +248,17 @@ void test_errors(void)
 		tap_skip("EOPNOTSUPP: a filter on a core that cannot filter",
 			 "%s can filter (CAN_FILTER)", board->name);
 	} else if (setup_bound(0, "EOPNOTSUPP: setup", &fd)) {
-		tap_errno(set_event(fd, EV_CPU_CYCLES, EXCL_K), EOPNOTSUPP,
+		tap_errno(set_event(fd, ARMPMU_EV_CPU_CYCLES, EXCL_K), EOPNOTSUPP,
 			  "EOPNOTSUPP: SET_EVENT excluding the kernel (PMUv1 cannot filter)");
-		tap_errno(set_event(fd, EV_CPU_CYCLES, EXCL_U), EOPNOTSUPP,
+		tap_errno(set_event(fd, ARMPMU_EV_CPU_CYCLES, EXCL_U), EOPNOTSUPP,
 			  "EOPNOTSUPP: SET_EVENT excluding user mode");
-		tap_errno(set_event(fd, EV_CPU_CYCLES, EXCL_U | EXCL_K), EOPNOTSUPP,
+		tap_errno(set_event(fd, ARMPMU_EV_CPU_CYCLES, EXCL_U | EXCL_K), EOPNOTSUPP,
 			  "EOPNOTSUPP: SET_EVENT excluding both");
 		tap_errno(ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, EXCL_K), EOPNOTSUPP,
 			  "EOPNOTSUPP: SET_CYCLE_FILTER excluding the kernel");
 		tap_errno(ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, 0), 0,
 			  "root: SET_CYCLE_FILTER 0 (count everything) succeeds");
-		tap_errno(set_event(fd, EV_CPU_CYCLES, 0), 0,
+		tap_errno(set_event(fd, ARMPMU_EV_CPU_CYCLES, 0), 0,
 			  "root: SET_EVENT without a filter succeeds");
 		tap_errno(ioc0(fd, ARMPMU_IOC_START), 0,
 			  "root: START succeeds (it may count the kernel)");

@@ -26,8 +26,8 @@ void test_exact(void)
 	}
 	if (!setup_bound(0, "exact counts: setup", &fd))
 		return;
-	err = program(fd, 0, EV_INST_RETIRED, EXCL_K);
-	err |= program(fd, 1, EV_CPU_CYCLES, EXCL_K);
+	err = program(fd, 0, ARMPMU_EV_INST_RETIRED, EXCL_K);
+	err |= program(fd, 1, ARMPMU_EV_CPU_CYCLES, EXCL_K);
 	if (!tap_errno(err, 0, "icount: program INST_RETIRED:u and CPU_CYCLES:u")) {
 		dev_close(&fd);
 		return;

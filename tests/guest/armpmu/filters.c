@@ -16,9 +16,9 @@ void test_filters(void)
 
 	if (!setup_bound(0, "filters: setup", &fd))
 		return;
-	err = program(fd, 0, EV_CPU_CYCLES, EXCL_K);
-	err |= program(fd, 1, EV_CPU_CYCLES, EXCL_U);
-	err |= program(fd, 2, EV_CPU_CYCLES, EXCL_U | EXCL_K);
+	err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, EXCL_K);
+	err |= program(fd, 1, ARMPMU_EV_CPU_CYCLES, EXCL_U);
+	err |= program(fd, 2, ARMPMU_EV_CPU_CYCLES, EXCL_U | EXCL_K);
 	err |= measure_loop(fd, 5 * SPIN_BIG, &c);
 	tap_errno(err, 0, "CPU_CYCLES:u, CPU_CYCLES:k and CPU_CYCLES excluding both");
 	u = c.events[0];

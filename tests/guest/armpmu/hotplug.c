@@ -19,7 +19,7 @@ void test_hotplug(void)
 	}
 	if (!setup_bound(1, "hotplug: setup", &fd))
 		return;
-	err = program(fd, 0, EV_CPU_CYCLES, 0);
+	err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, 0);
 	err |= ioc0(fd, ARMPMU_IOC_START);
 	loop_n(SPIN);
 	err |= read_counts(fd, &before);

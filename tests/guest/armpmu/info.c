@@ -86,10 +86,10 @@ static void check_info_board(const struct armpmu_info *info)
 					"INFO flags: EVENTS_KNOWN clear (ARMv7: no PMCEID to trust)",
 		  "flags %#x", info->flags);
 	if (board->events_known) {
-		tap_check(known && (info->common_events >> EV_CPU_CYCLES & 1),
+		tap_check(known && (info->common_events >> ARMPMU_EV_CPU_CYCLES & 1),
 			  "INFO common_events: CPU_CYCLES (0x11) implemented",
 			  "common_events %#llx", (ull)info->common_events);
-		tap_check(known && (bool)(info->common_events >> EV_INST_RETIRED & 1) == icount,
+		tap_check(known && (bool)(info->common_events >> ARMPMU_EV_INST_RETIRED & 1) == icount,
 			  icount ? "INFO common_events: INST_RETIRED (0x08) implemented with icount" :
 				   "INFO common_events: INST_RETIRED (0x08) not implemented without icount",
 			  "common_events %#llx", (ull)info->common_events);
@@ -108,9 +108,8 @@ static void check_info_board(const struct armpmu_info *info)
 				  "implemented on PMUv3 for ARMv8.1",
 				  "common_events %#llx", (ull)info->common_events);
 	}
-	/* The header: 8 bits on ARMv7, 10 on PMUv3 for ARMv8.0, 16 from v8.1. */
-	want_bits = info->pmu_version <= ARMPMU_PMUV2 ? 8 :
-		    info->pmu_version == ARMPMU_PMUV3 ? 10 : 16;
+	/* The architecture's rule: 8 bits on ARMv7, 10 on PMUv3 for ARMv8.0, 16 from v8.1. */
+	want_bits = armpmu_event_bits(info->pmu_version);
 	tap_check(info->event_bits == want_bits, "INFO event_bits matches pmu_version",
 		  "expected %u for pmu_version %u, got %u", want_bits,
 		  info->pmu_version, info->event_bits);

@@ -19,7 +19,7 @@ void test_close_releases(void)
 
 	if (!setup_bound(0, "close releases: setup", &fd))
 		return;
-	err = program(fd, 0, EV_CPU_CYCLES, 0);
+	err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, 0);
 	err |= ioc_u32(fd, ARMPMU_IOC_SET_DIVIDER, 1);
 	err |= ioc0(fd, ARMPMU_IOC_START);
 	loop_n(SPIN);
@@ -36,7 +36,7 @@ void test_close_releases(void)
 			dev_close(&fd2);
 			return;
 		}
-		err = program(fd2, 1, EV_CPU_CYCLES, 0);
+		err = program(fd2, 1, ARMPMU_EV_CPU_CYCLES, 0);
 		err |= measure_loop(fd2, SPIN, &c);
 		tap_check(!err && c.cycles > 0 && c.events[0] == 0,
 			  "after close, the new file's counter 0 is unprogrammed",
@@ -68,7 +68,7 @@ void test_killed_owner(void)
 		close(ready[0]);
 		err = open_bound(ARMPMU_CPU_CURRENT, &fd);
 		if (!err)
-			err = program(fd, 0, EV_CPU_CYCLES, 0);
+			err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, 0);
 		if (!err)
 			err = ioc0(fd, ARMPMU_IOC_START);
 		if (write(ready[1], &err, sizeof(err)) != sizeof(err))
@@ -123,8 +123,8 @@ void test_other_cpu(void)
 		tap_check(false, "other CPU: setup", "BIND 0: %s", tap_errname(err));
 		return;
 	}
-	err = program(fo, 0, EV_CPU_CYCLES, EXCL_K);
-	err |= program(fd, 0, EV_CPU_CYCLES, EXCL_K);
+	err = program(fo, 0, ARMPMU_EV_CPU_CYCLES, EXCL_K);
+	err |= program(fd, 0, ARMPMU_EV_CPU_CYCLES, EXCL_K);
 	/*
 	 * CPU 1's file counts whatever user code runs there (udev, say), so a
 	 * run where something did is tried again, three times at most.

@@ -16,7 +16,7 @@ void test_read_syscall(void)
 
 	if (!setup_bound(0, "read(): setup", &fd))
 		return;
-	err = program(fd, 0, EV_CPU_CYCLES, 0);
+	err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, 0);
 	err |= measure_loop(fd, SPIN, &a);
 	memset(b, 0x5a, sizeof(b));
 	n = read(fd, b, sizeof(b));

@@ -42,7 +42,7 @@ void test_static_counters(void)
 		return;
 	for (i = 0; i < num_counters; i++) {
 		want[i] = ((uint64_t)(i + 1) << 32) + 0x100 * i + 7;
-		err |= program(fd, i, EV_CPU_CYCLES, 0);
+		err |= program(fd, i, ARMPMU_EV_CPU_CYCLES, 0);
 		v = (struct armpmu_value){ .counter = i, .value = want[i] };
 		err |= ioc(fd, ARMPMU_IOC_SET_VALUE, &v);
 	}

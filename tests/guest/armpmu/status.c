@@ -83,7 +83,7 @@ void test_status_release(void)
 	}
 	check_owned_by_me(watcher, 0, "CPU_STATUS names the owner's pid and uid");
 	check_owned_by_me(owner, ARMPMU_CPU_CALLER, "CPU_STATUS through the owner says CALLER");
-	err = program(owner, 0, EV_CPU_CYCLES, 0);
+	err = program(owner, 0, ARMPMU_EV_CPU_CYCLES, 0);
 	err |= ioc0(owner, ARMPMU_IOC_START);
 	err |= cpu_status(watcher, 0, &st);
 	tap_check(!err && !(st.foreign_counters & ((1U << 31) | 1U)),
@@ -113,7 +113,7 @@ void test_status_release(void)
 		dev_close(&owner);
 		check_owned_by_me(next, ARMPMU_CPU_CALLER,
 				  "closing the released file leaves the next owner in place");
-		err = program(next, 0, EV_CPU_CYCLES, 0);
+		err = program(next, 0, ARMPMU_EV_CPU_CYCLES, 0);
 		err |= measure_loop(next, SPIN, &c);
 		tap_check(!err && (!board->counts || (c.cycles > 0 && c.events[0] > 0)),
 			  board->counts ? "the next owner counts after the released file's close" :

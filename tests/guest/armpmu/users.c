@@ -26,9 +26,9 @@ static int lab_first_tries(struct child_report *r)
 		return -1;
 	r->err[1] = ioc(fd, ARMPMU_IOC_INFO, &r->info);
 	r->err[2] = ioc_u32(fd, ARMPMU_IOC_BIND, ARMPMU_CPU_CURRENT);
-	r->err[3] = program(fd, 0, EV_CPU_CYCLES, 0);
-	r->err[4] = set_event(fd, EV_CPU_CYCLES, EXCL_U);
-	r->err[5] = set_event(fd, EV_CPU_CYCLES, EXCL_K);
+	r->err[3] = program(fd, 0, ARMPMU_EV_CPU_CYCLES, 0);
+	r->err[4] = set_event(fd, ARMPMU_EV_CPU_CYCLES, EXCL_U);
+	r->err[5] = set_event(fd, ARMPMU_EV_CPU_CYCLES, EXCL_K);
 	return fd;
 }
 
@@ -55,7 +55,7 @@ static void lab_child(struct child_report *r)
 
 	if (fd < 0)
 		return;
-	r->err[6] = icount ? program(fd, 1, EV_INST_RETIRED, EXCL_K) : 0;
+	r->err[6] = icount ? program(fd, 1, ARMPMU_EV_INST_RETIRED, EXCL_K) : 0;
 	r->err[7] = measure_loop(fd, SPIN_BIG, &r->c[0]);
 	/* Host stalls while in user mode add cycles: the least of three. */
 	for (i = 0; i < 3 && !r->err[8]; i++) {
@@ -160,7 +160,7 @@ static void guest_child(struct child_report *r)
 static void inherited_child(struct child_report *r)
 {
 	r->err[0] = ioc(inherited_fd, ARMPMU_IOC_INFO, &r->info);
-	r->err[1] = program(inherited_fd, 0, EV_CPU_CYCLES, 0);
+	r->err[1] = program(inherited_fd, 0, ARMPMU_EV_CPU_CYCLES, 0);
 }
 
 void test_unprivileged(void)

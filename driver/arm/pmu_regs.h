@@ -1,18 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ARMv7 PMU registers through CP15 c9, for 32-bit kernels (Cortex-A5 to
- * A17, and ARMv8 cores running AArch32 kernels): one tiny inline helper
- * per access, so that the hot paths compile to the accesses themselves.
- * On the CPU whose PMU they touch, interrupts off.
+ * The PMU of a 32-bit kernel: ARMv7 registers through CP15 c9 (Cortex-A5
+ * to A17, and ARMv8 cores running AArch32 kernels). arm64/pmu_regs.h has
+ * the same helpers for arm64 kernels; Kbuild puts this architecture's
+ * folder on the include path, so "pmu_regs.h" is the one built for. One
+ * tiny inline helper per access, so that the hot paths compile to the
+ * accesses themselves. On the CPU whose PMU they touch, interrupts off.
+ * Include after armpmu.h.
  *
  * Event types and counters are reached through PMSELR + PMXEVTYPER /
  * PMXEVCNTR only: the direct PMEVTYPERn encodings are ARMv8-only, and QEMU
  * accepting them on ARMv7 models proves nothing about real ARMv7 cores.
  */
-#ifndef ARMPMU_PMU_REGS_V7_H
-#define ARMPMU_PMU_REGS_V7_H
+#ifndef ARMPMU_ARM_PMU_REGS_H
+#define ARMPMU_ARM_PMU_REGS_H
 
 #include <asm/barrier.h>
+#include <asm/cputype.h>
+
+/* What the driver says it drives, and how the probe reads the PMU version. */
+#define PMU_NAME		"ARMv7 CP15"
+#define PMU_ISA			ARMPMU_ISA_V7
 
 /* Bits of PMCR this driver may change (the rest is kept). */
 #define PMU_PMCR_OWNED		(ARMPMU_PMCR_E | ARMPMU_PMCR_D)
@@ -108,57 +116,74 @@ static inline void pmu_clear_overflow(u32 mask)
 	pmovsr_write(mask);
 }
 
-static inline u32 pmu_read_selection(void)
+/*
+ * PMSELR, for a look at the registers that must leave it as it found it
+ * (a program may have selected a counter by hand).
+ */
+static inline u32 pmu_save_selection(void)
 {
 	return pmselr_read();
 }
 
-static inline void pmu_select(u32 idx)
+static inline void pmu_restore_selection(u32 sel)
+{
+	pmselr_write(sel);
+	isb();
+}
+
+/*
+ * Event counter @idx (below ARMPMU_CYCLE_IDX): pmu_evcntr_select(@idx)
+ * first, then any of the pmu_evcntr_*() accesses with the same @idx. Here
+ * the selection is PMSELR, so one select serves a counter's type and value.
+ */
+static inline void pmu_evcntr_select(u32 idx)
 {
 	pmselr_write(idx);
 	isb();
 }
 
-/* The event counter PMSELR selects. */
-static inline u32 pmu_read_selected_evtype(void)
+static inline u32 pmu_evcntr_read_type(u32 idx)
 {
 	return pmxevtyper_read();
 }
 
-static inline void pmu_write_selected_evtype(u32 val)
+static inline void pmu_evcntr_write_type(u32 idx, u32 val)
 {
 	pmxevtyper_write(val);
 }
 
-static inline u64 pmu_read_selected_counter(void)
+static inline u64 pmu_evcntr_read(u32 idx)
 {
 	return pmxevcntr_read();
 }
 
-static inline void pmu_write_selected_counter(u64 val)
+static inline void pmu_evcntr_write(u32 idx, u64 val)
 {
 	pmxevcntr_write(val);
 }
 
-/* PMSELR = 31 makes PMXEVTYPER the cycle counter's filter (PMUv2). */
+/*
+ * Any counter, the cycle counter (ARMPMU_CYCLE_IDX) included. PMSELR = 31
+ * makes PMXEVTYPER the cycle counter's filter (PMUv2).
+ */
 static inline u32 pmu_read_evtype(u32 idx)
 {
-	pmu_select(idx);
-	return pmu_read_selected_evtype();
+	pmu_evcntr_select(idx);
+	return pmxevtyper_read();
 }
 
 static inline void pmu_write_evtype(u32 idx, u32 val)
 {
-	pmu_select(idx);
-	pmu_write_selected_evtype(val);
+	pmu_evcntr_select(idx);
+	pmxevtyper_write(val);
 }
 
 static inline u64 pmu_read_counter(u32 idx)
 {
 	if (idx == ARMPMU_CYCLE_IDX)
 		return pmccntr_read();
-	pmu_select(idx);
-	return pmu_read_selected_counter();
+	pmu_evcntr_select(idx);
+	return pmu_evcntr_read(idx);
 }
 
 static inline void pmu_write_counter(u32 idx, u64 val)
@@ -167,8 +192,8 @@ static inline void pmu_write_counter(u32 idx, u64 val)
 		pmccntr_write(val);
 		return;
 	}
-	pmu_select(idx);
-	pmu_write_selected_counter(val);
+	pmu_evcntr_select(idx);
+	pmu_evcntr_write(idx, val);
 }
 
 static inline u32 pmu_read_userenr(void)
@@ -187,4 +212,16 @@ static inline u32 pmu_read_ceid1(void)
 	return pmceid1_read();
 }
 
-#endif /* ARMPMU_PMU_REGS_V7_H */
+/* An event type for @event with ARMPMU_EXCLUDE_* @flags. */
+static inline u32 pmu_encode_evtype(u32 event, u32 flags)
+{
+	return event | armpmu_filter_bits(flags);
+}
+
+/* ID_DFR0, whose PerfMon field armpmu_probe_version() reads. */
+static inline u32 pmu_read_id_dfr(void)
+{
+	return read_cpuid_ext(CPUID_EXT_DFR0);
+}
+
+#endif /* ARMPMU_ARM_PMU_REGS_H */
