@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * armpmu internals shared by the character device, the session logic, the
- * CPU registry and the PMU code. The PMU's registers are pmu_regs.h's:
- * arm/pmu_regs.h or arm64/pmu_regs.h, the same inline helpers for each
- * architecture, chosen by the include path Kbuild sets.
+ * armpmu internals shared by the driver's files. Each file's exported
+ * names begin with its own prefix, and a file calls only files below it
+ * (driver/layers lists them, lowest first; tests/host/layers-test checks):
+ * the probe, the counters, the CPU registry, task mode, CPU mode, the
+ * admin view, the session logic, the character device, the module. The
+ * PMU's registers are pmu_regs.h's: arm/pmu_regs.h or arm64/pmu_regs.h,
+ * the same inline helpers for each architecture, chosen by the include
+ * path Kbuild sets.
  */
 #ifndef ARMPMU_DRIVER_H
 #define ARMPMU_DRIVER_H
@@ -33,12 +37,12 @@
 
 /*
  * How often a running session folds the hardware counters into its 64-bit
- * totals (module parameter poll_ms). A 32-bit counter gaining 4e10 a second
- * (8 events a cycle at 5 GHz) wraps in 107 ms: 100 ms keeps every wrap
- * single.
+ * totals (module parameter poll_ms, in counters.c). A 32-bit counter
+ * gaining 4e10 a second (8 events a cycle at 5 GHz) wraps in 107 ms:
+ * 100 ms keeps every wrap single.
  */
 #define ARMPMU_POLL_MS_MAX	100
-extern unsigned int armpmu_poll_ms;
+extern unsigned int armpmu_counters_poll_ms;
 
 /* An event type's P and U bits for ARMPMU_EXCLUDE_* @flags. */
 static inline u32 armpmu_filter_bits(u32 flags)
@@ -78,7 +82,8 @@ struct armpmu_session;
 
 /*
  * What a file does once its mode is chosen: cpu_mode.c and task_mode.c
- * give one each. Called in process context with the session's lock held.
+ * give one each. Called in process context with the session's lock held,
+ * except @revoke and @describe (admin.c, with its list of files locked).
  */
 struct armpmu_mode {
 	int (*program)(struct armpmu_session *s, u32 idx, u32 evtype);
@@ -88,6 +93,12 @@ struct armpmu_mode {
 	int (*read)(struct armpmu_session *s);
 	int (*reset)(struct armpmu_session *s);
 	void (*release)(struct armpmu_session *s);
+	/* RELEASE_FILE: 0, or -ESRCH if the file has already lost its PMU. */
+	int (*revoke)(struct armpmu_session *s);
+	/* FILE_STATUS: the mode's flag and what the file counts. */
+	void (*describe)(struct armpmu_session *s, struct armpmu_file_status *st);
+	/* INFO: the PMU the file counts with, and where. */
+	int (*info)(struct armpmu_session *s, struct armpmu_info *info);
 };
 
 extern const struct armpmu_mode armpmu_cpu_mode;
@@ -176,51 +187,45 @@ static inline int armpmu_snapshot(struct armpmu_session *s, u32 flags)
 	return s->disturbed ? -EIO : 0;
 }
 
-/* cpus.c: the per-CPU registry of capabilities and owners. */
+/*
+ * cpus.c: the per-CPU registry of capabilities, online state and owners,
+ * at the bottom. The calls marked "locked" want armpmu_cpus_lock() held.
+ */
 int armpmu_cpus_init(void);
 void armpmu_cpus_exit(void);
-const struct armpmu_caps *armpmu_cpu_caps(unsigned int cpu);
-bool armpmu_cpu_owned_here(void);
-void armpmu_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info);
-int armpmu_cpu_claim(unsigned int cpu, struct armpmu_session *s);
-void armpmu_cpu_release(unsigned int cpu, struct armpmu_session *s);
-int armpmu_cpu_status(const struct armpmu_session *caller,
-		      struct armpmu_cpu_status *st);
-int armpmu_cpu_revoke(u32 cpu, const struct armpmu_session *only);
+void armpmu_cpus_lock(void);
+void armpmu_cpus_unlock(void);
+bool armpmu_cpus_valid(u32 cpu);
+const char *armpmu_cpus_probe(unsigned int cpu);
+void armpmu_cpus_set_online(unsigned int cpu, bool online);
+bool armpmu_cpus_online(unsigned int cpu);
+unsigned int armpmu_cpus_usable(void);
+struct armpmu_session *armpmu_cpus_owner(unsigned int cpu);
+int armpmu_cpus_set_owner(unsigned int cpu, struct armpmu_session *s);
+void armpmu_cpus_clear_owner(unsigned int cpu);
+bool armpmu_cpus_owned_here(void);
+const struct armpmu_caps *armpmu_cpus_caps(unsigned int cpu);
+void armpmu_cpus_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info);
+int armpmu_cpus_info_here(struct armpmu_info *info);
 
 /*
  * counters.c: a configuration's counters in this CPU's PMU, interrupts
  * off. Each returns what it found; none keeps state of its own.
  */
-u32 armpmu_counters(const struct armpmu_config *cfg);
-void armpmu_config_set_evtype(struct armpmu_config *cfg, u32 idx, u32 evtype);
-u32 armpmu_foreign(u32 mask);
-void armpmu_program_counters(struct armpmu_config *cfg, u32 mask);
-void armpmu_set_counter(struct armpmu_load *ld, u64 *total, u32 idx, u64 value);
-int armpmu_load_counters(struct armpmu_config *cfg, struct armpmu_load *ld);
-bool armpmu_look_counters(const struct armpmu_config *cfg, struct armpmu_load *ld,
+u32 armpmu_counters_of(const struct armpmu_config *cfg);
+void armpmu_counters_set_evtype(struct armpmu_config *cfg, u32 idx, u32 evtype);
+u32 armpmu_counters_foreign(u32 mask);
+void armpmu_counters_program(struct armpmu_config *cfg, u32 mask);
+void armpmu_counters_set(struct armpmu_load *ld, u64 *total, u32 idx, u64 value);
+int armpmu_counters_load(struct armpmu_config *cfg, struct armpmu_load *ld);
+bool armpmu_counters_look(const struct armpmu_config *cfg, struct armpmu_load *ld,
 			  u64 *total);
-void armpmu_rebase_counters(const struct armpmu_config *cfg, struct armpmu_load *ld);
-bool armpmu_pause_counters(const struct armpmu_config *cfg, struct armpmu_load *ld,
+void armpmu_counters_rebase(const struct armpmu_config *cfg, struct armpmu_load *ld);
+bool armpmu_counters_pause(const struct armpmu_config *cfg, struct armpmu_load *ld,
 			   u64 *total, bool check_enable, bool zero);
-void armpmu_stop_own_counters(const struct armpmu_config *cfg);
-void armpmu_release_pmcr(void);
-void armpmu_clear_counters(const struct armpmu_config *cfg);
-
-/*
- * cpu_mode.c: a file bound to a CPU. Each call runs its work on the bound
- * CPU (a cross-call, or a plain call when already there).
- */
-void armpmu_cpu_mode_init(struct armpmu_session *s);
-int armpmu_cpu_attach(struct armpmu_session *s);
-void armpmu_cpu_detach(struct armpmu_session *s);
-void armpmu_cpu_revoke_session(struct armpmu_session *s);
-int armpmu_cpu_peek(struct armpmu_session *s);
-u32 armpmu_cpu_counting(const struct armpmu_session *s);
-void armpmu_cpu_down(struct armpmu_session *s);
-void armpmu_cpu_up(struct armpmu_session *owner);
-void armpmu_idle_enter(void);
-void armpmu_idle_exit(void);
+void armpmu_counters_stop_own(const struct armpmu_config *cfg);
+void armpmu_counters_release_pmcr(void);
+void armpmu_counters_clear(const struct armpmu_config *cfg);
 
 /*
  * task_mode.c: files counting threads, their counters switched in and out
@@ -229,14 +234,38 @@ void armpmu_idle_exit(void);
 int armpmu_task_mode_init(void);
 void armpmu_task_mode_exit(void);
 int armpmu_task_attach(struct armpmu_session *s, u32 tid, u32 flags);
-u32 armpmu_task_threads(struct armpmu_session *s);
 void armpmu_task_evict(void);
 u32 armpmu_task_counting(void);
 
-/* regs.c: ARMPMU_IOC_REGS, any CPU's PMU registers as they are. */
-int armpmu_read_regs(struct armpmu_regs *regs);
+/*
+ * cpu_mode.c: a file bound to a CPU, with the CPUs' hotplug and idle
+ * callbacks. Each call runs its work on the bound CPU (a cross-call, or a
+ * plain call when already there).
+ */
+int armpmu_cpu_mode_init(void);
+void armpmu_cpu_mode_exit(void);
+void armpmu_cpu_mode_prepare(struct armpmu_session *s);
+int armpmu_cpu_mode_claim(struct armpmu_session *s, u32 cpu);
+int armpmu_cpu_mode_revoke(u32 cpu, const struct armpmu_session *only);
+u32 armpmu_cpu_mode_counting(const struct armpmu_session *s);
 
-/* session.c: the file's operations, in process context. */
+/* regs.c: ARMPMU_IOC_REGS, any CPU's PMU registers as they are. */
+int armpmu_regs_read(struct armpmu_regs *regs);
+
+/*
+ * admin.c: the list of files, FILE_STATUS, CPU_STATUS, RELEASE and
+ * RELEASE_FILE (privilege checked in session.c).
+ */
+void armpmu_admin_add(struct armpmu_session *s);
+void armpmu_admin_remove(struct armpmu_session *s);
+int armpmu_admin_file_status(const struct armpmu_session *caller,
+			     struct armpmu_file_status *st);
+int armpmu_admin_cpu_status(const struct armpmu_session *caller,
+			    struct armpmu_cpu_status *st);
+int armpmu_admin_release_cpu(u32 cpu);
+int armpmu_admin_release_file(u32 id);
+
+/* session.c: the file's operations and every privilege check, in process context. */
 void armpmu_session_init(struct armpmu_session *s, struct file *file);
 void armpmu_session_release(struct armpmu_session *s);
 void armpmu_session_free(struct armpmu_session *s);
@@ -254,9 +283,9 @@ int armpmu_session_start(struct armpmu_session *s);
 int armpmu_session_stop(struct armpmu_session *s);
 int armpmu_session_read(struct armpmu_session *s);
 int armpmu_session_attach(struct armpmu_session *s, const struct armpmu_attach *at);
-int armpmu_session_file_status(const struct armpmu_session *caller,
-			       struct armpmu_file_status *st);
-int armpmu_session_release_file(u32 id);
+int armpmu_session_release_cpu(struct armpmu_session *s, u32 cpu);
+int armpmu_session_release_file(struct armpmu_session *s, u32 id);
+int armpmu_session_regs(struct armpmu_session *s, struct armpmu_regs *regs);
 
 /* cdev.c: the character device. */
 int armpmu_cdev_init(void);

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/armpmu: open, read, ioctl, release. Argument copying and decoding
- * live here; what each operation means is in session.c.
+ * /dev/armpmu: open, read, ioctl, release. Only the copying of arguments
+ * in and out lives here; what each operation means, and who may do it, is
+ * decided in session.c (and admin.c for the administrator's view).
  */
-#include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/slab.h>
-#include <linux/string.h>
 #include <linux/uaccess.h>
 #include "armpmu.h"
 
@@ -99,19 +98,10 @@ static long ioctl_file_status(struct armpmu_session *s, void __user *arg)
 
 	if (copy_from_user(&st, arg, sizeof(st)))
 		return -EFAULT;
-	if (memchr_inv(st.reserved, 0, sizeof(st.reserved)))
-		return -EINVAL;
-	ret = armpmu_session_file_status(s, &st);
+	ret = armpmu_admin_file_status(s, &st);
 	if (!ret && copy_to_user(arg, &st, sizeof(st)))
 		ret = -EFAULT;
 	return ret;
-}
-
-static long release_file(u32 id)
-{
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	return armpmu_session_release_file(id);
 }
 
 static long ioctl_cpu_status(struct armpmu_session *s, void __user *arg)
@@ -121,15 +111,12 @@ static long ioctl_cpu_status(struct armpmu_session *s, void __user *arg)
 
 	if (copy_from_user(&st, arg, sizeof(st)))
 		return -EFAULT;
-	if (memchr_inv(st.reserved, 0, sizeof(st.reserved)))
-		return -EINVAL;
-	ret = armpmu_cpu_status(s, &st);
+	ret = armpmu_admin_cpu_status(s, &st);
 	if (!ret && copy_to_user(arg, &st, sizeof(st)))
 		ret = -EFAULT;
 	return ret;
 }
 
-/* Every user's counts: for those allowed to count the kernel, at open(). */
 static long ioctl_regs(struct armpmu_session *s, void __user *arg)
 {
 	struct armpmu_regs regs;
@@ -137,19 +124,10 @@ static long ioctl_regs(struct armpmu_session *s, void __user *arg)
 
 	if (copy_from_user(&regs, arg, sizeof(regs)))
 		return -EFAULT;
-	if (!s->kernel_allowed)
-		return -EPERM;
-	ret = armpmu_read_regs(&regs);
+	ret = armpmu_session_regs(s, &regs);
 	if (!ret && copy_to_user(arg, &regs, sizeof(regs)))
 		ret = -EFAULT;
 	return ret;
-}
-
-static long release_cpu(u32 cpu)
-{
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	return armpmu_cpu_revoke(cpu, NULL);
 }
 
 /* The ioctls whose argument is one __u32. */
@@ -166,13 +144,15 @@ static long ioctl_u32(struct armpmu_session *s, unsigned int cmd,
 	case ARMPMU_IOC_SELECT:
 		return armpmu_session_select(s, val);
 	case ARMPMU_IOC_RELEASE:
-		return release_cpu(val);
+		return armpmu_session_release_cpu(s, val);
 	case ARMPMU_IOC_RELEASE_FILE:
-		return release_file(val);
+		return armpmu_session_release_file(s, val);
 	case ARMPMU_IOC_SET_CYCLE_FILTER:
 		return armpmu_session_set_cycle_filter(s, val);
-	default:
+	case ARMPMU_IOC_SET_DIVIDER:
 		return armpmu_session_set_divider(s, val);
+	default:
+		return -ENOTTY;
 	}
 }
 

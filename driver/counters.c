@@ -21,8 +21,15 @@
  * never touched again.
  */
 #include <linux/bitops.h>
+#include <linux/moduleparam.h>
 #include "armpmu.h"
 #include "pmu_regs.h"
+
+/* Checked at load (main.c): 1 to ARMPMU_POLL_MS_MAX. */
+unsigned int armpmu_counters_poll_ms = 50;
+module_param_named(poll_ms, armpmu_counters_poll_ms, uint, 0444);
+MODULE_PARM_DESC(poll_ms, "how often counting CPUs fold counters into 64 bits, 1 to "
+		 __stringify(ARMPMU_POLL_MS_MAX) " ms (default 50)");
 
 /* Each counter of @mask, lowest first, the cycle counter (31) last. */
 #define for_each_counter(idx, mask) \
@@ -32,7 +39,7 @@
 #define for_each_event_counter(idx, mask) for_each_counter(idx, (mask) & ~ARMPMU_CYCLE_BIT)
 
 /* The counters @cfg counts with: its event counters and the cycle counter. */
-u32 armpmu_counters(const struct armpmu_config *cfg)
+u32 armpmu_counters_of(const struct armpmu_config *cfg)
 {
 	return cfg->programmed | ARMPMU_CYCLE_BIT;
 }
@@ -40,14 +47,14 @@ u32 armpmu_counters(const struct armpmu_config *cfg)
 /* Those of them with an event type: PMUv1 has no cycle filter. */
 static u32 typed_counters(const struct armpmu_config *cfg)
 {
-	return cfg->cycle_filterable ? armpmu_counters(cfg) : cfg->programmed;
+	return cfg->cycle_filterable ? armpmu_counters_of(cfg) : cfg->programmed;
 }
 
 /*
  * Counter @idx of @cfg (ARMPMU_CYCLE_IDX: the cycle counter's filter)
  * gets event type @evtype, programmed at the next load.
  */
-void armpmu_config_set_evtype(struct armpmu_config *cfg, u32 idx, u32 evtype)
+void armpmu_counters_set_evtype(struct armpmu_config *cfg, u32 idx, u32 evtype)
 {
 	cfg->evtype[idx] = evtype;
 	cfg->evtype_known &= ~BIT(idx);
@@ -83,13 +90,13 @@ static void write_pmcr(bool divider, bool running)
 }
 
 /* After the last counter of a configuration stopped: no divider, E if needed. */
-void armpmu_release_pmcr(void)
+void armpmu_counters_release_pmcr(void)
 {
 	write_pmcr(false, false);
 }
 
 /* Counters of @mask that someone else has enabled (ours being stopped). */
-u32 armpmu_foreign(u32 mask)
+u32 armpmu_counters_foreign(u32 mask)
 {
 	return pmu_read_enabled() & mask;
 }
@@ -125,13 +132,13 @@ static void program(struct armpmu_config *cfg, struct armpmu_load *ld, u32 mask)
 	pmu_clear_overflow(mask);
 }
 
-void armpmu_program_counters(struct armpmu_config *cfg, u32 mask)
+void armpmu_counters_program(struct armpmu_config *cfg, u32 mask)
 {
 	program(cfg, NULL, mask);
 }
 
 /* Counter @idx, stopped and ours, goes on from the 64-bit count @value. */
-void armpmu_set_counter(struct armpmu_load *ld, u64 *total, u32 idx, u64 value)
+void armpmu_counters_set(struct armpmu_load *ld, u64 *total, u32 idx, u64 value)
 {
 	u64 width = counter_width(idx);
 
@@ -149,7 +156,7 @@ void armpmu_set_counter(struct armpmu_load *ld, u64 *total, u32 idx, u64 value)
  */
 static u32 still_ours(const struct armpmu_config *cfg)
 {
-	u32 mask = armpmu_counters(cfg) & ~pmu_read_irq_enabled();
+	u32 mask = armpmu_counters_of(cfg) & ~pmu_read_irq_enabled();
 	u32 ours = mask & ~typed_counters(cfg);
 	unsigned int idx;
 
@@ -164,11 +171,11 @@ static u32 still_ours(const struct armpmu_config *cfg)
  * base: while they were stopped, anyone may have changed them. EBUSY if
  * someone else has one of them enabled.
  */
-int armpmu_load_counters(struct armpmu_config *cfg, struct armpmu_load *ld)
+int armpmu_counters_load(struct armpmu_config *cfg, struct armpmu_load *ld)
 {
-	u32 mask = armpmu_counters(cfg);
+	u32 mask = armpmu_counters_of(cfg);
 
-	if (armpmu_foreign(mask))
+	if (armpmu_counters_foreign(mask))
 		return -EBUSY;
 	program(cfg, ld, mask);
 	write_pmcr(cfg->divider, true);
@@ -183,7 +190,7 @@ int armpmu_load_counters(struct armpmu_config *cfg, struct armpmu_load *ld)
  */
 static bool control_disturbed(const struct armpmu_config *cfg, bool check_enable)
 {
-	u32 mask = armpmu_counters(cfg);
+	u32 mask = armpmu_counters_of(cfg);
 	u32 pmcr = pmu_read_pmcr();
 
 	if (check_enable && !(pmcr & ARMPMU_PMCR_E))
@@ -194,7 +201,7 @@ static bool control_disturbed(const struct armpmu_config *cfg, bool check_enable
 }
 
 /* Stop what is still ours, leaving alone the counters someone else took. */
-void armpmu_stop_own_counters(const struct armpmu_config *cfg)
+void armpmu_counters_stop_own(const struct armpmu_config *cfg)
 {
 	pmu_disable(still_ours(cfg));
 	write_pmcr(false, false);
@@ -230,7 +237,7 @@ static bool fold(const struct armpmu_config *cfg, struct armpmu_load *ld, u64 *t
  * still as left. False if someone stopped, reprogrammed, took or divided
  * them: nothing is folded in then, and the caller stops what is still ours.
  */
-bool armpmu_look_counters(const struct armpmu_config *cfg, struct armpmu_load *ld,
+bool armpmu_counters_look(const struct armpmu_config *cfg, struct armpmu_load *ld,
 			  u64 *total)
 {
 	bool ours = !control_disturbed(cfg, true);
@@ -247,11 +254,11 @@ bool armpmu_look_counters(const struct armpmu_config *cfg, struct armpmu_load *l
 }
 
 /* Running counters go on from here: what they counted so far is dropped. */
-void armpmu_rebase_counters(const struct armpmu_config *cfg, struct armpmu_load *ld)
+void armpmu_counters_rebase(const struct armpmu_config *cfg, struct armpmu_load *ld)
 {
 	unsigned int idx;
 
-	for_each_counter(idx, armpmu_counters(cfg))
+	for_each_counter(idx, armpmu_counters_of(cfg))
 		ld->last[idx] = pmu_read_counter(idx);
 }
 
@@ -263,16 +270,16 @@ void armpmu_rebase_counters(const struct armpmu_config *cfg, struct armpmu_load 
  * With @zero, each counter is zeroed once read (task mode: a thread's
  * counts never stay in a PMU it left; the next load takes its base anew).
  */
-bool armpmu_pause_counters(const struct armpmu_config *cfg, struct armpmu_load *ld,
+bool armpmu_counters_pause(const struct armpmu_config *cfg, struct armpmu_load *ld,
 			   u64 *total, bool check_enable, bool zero)
 {
-	u32 mask = armpmu_counters(cfg);
+	u32 mask = armpmu_counters_of(cfg);
 	unsigned int idx;
 
 	if (control_disturbed(cfg, check_enable) || still_ours(cfg) != mask) {
-		armpmu_stop_own_counters(cfg);
+		armpmu_counters_stop_own(cfg);
 		if (zero)
-			armpmu_clear_counters(cfg);
+			armpmu_counters_clear(cfg);
 		return false;
 	}
 	pmu_disable(mask);
@@ -287,9 +294,9 @@ bool armpmu_pause_counters(const struct armpmu_config *cfg, struct armpmu_load *
 			pmu_write_counter(ARMPMU_CYCLE_IDX, 0);
 		return true;
 	}
-	armpmu_stop_own_counters(cfg);
+	armpmu_counters_stop_own(cfg);
 	if (zero)
-		armpmu_clear_counters(cfg);
+		armpmu_counters_clear(cfg);
 	return false;
 }
 
@@ -297,7 +304,7 @@ bool armpmu_pause_counters(const struct armpmu_config *cfg, struct armpmu_load *
  * Zero the stopped counters that are still ours, so that nothing of these
  * counts is left in the registers for whoever reads them next.
  */
-void armpmu_clear_counters(const struct armpmu_config *cfg)
+void armpmu_counters_clear(const struct armpmu_config *cfg)
 {
 	unsigned int idx;
 

@@ -7,6 +7,10 @@
  * the on-CPU state needs no lock of its own, and a file can only ever
  * report its own CPU.
  *
+ * CPU mode runs the CPU's hotplug and idle callbacks, and the claims,
+ * releases and revocations of a CPU, with the registry (cpus.c) locked
+ * around each change of the CPU's owner or online state.
+ *
  * The poll timer looks at the counters often enough that none can wrap
  * twice between looks. A look that finds the counters disturbed (see
  * counters.c) stops the file, and its counts are reported as not
@@ -14,20 +18,24 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu_pm.h>
+#include <linux/cpuhotplug.h>
+#include <linux/irqflags.h>
+#include <linux/notifier.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include "armpmu.h"
 #include "pmu_regs.h"
 
-
 /* The session counting on this CPU, for the idle callbacks. */
 static DEFINE_PER_CPU(struct armpmu_session *, active_session);
 
 static ktime_t poll_period(void)
 {
-	return ms_to_ktime(armpmu_poll_ms);
+	return ms_to_ktime(armpmu_counters_poll_ms);
 }
 
 static void mark_disturbed(struct armpmu_session *s)
@@ -53,8 +61,8 @@ static void take_time(struct armpmu_session *s)
 static void look(struct armpmu_session *s)
 {
 	take_time(s);
-	if (!armpmu_look_counters(&s->cfg, &s->load, s->total)) {
-		armpmu_stop_own_counters(&s->cfg);
+	if (!armpmu_counters_look(&s->cfg, &s->load, s->total)) {
+		armpmu_counters_stop_own(&s->cfg);
 		mark_disturbed(s);
 	}
 }
@@ -66,7 +74,7 @@ static void start_polling(struct armpmu_session *s)
 
 static int start_counting(struct armpmu_session *s)
 {
-	int ret = armpmu_load_counters(&s->cfg, &s->load);
+	int ret = armpmu_counters_load(&s->cfg, &s->load);
 
 	if (ret)
 		return ret;
@@ -84,7 +92,7 @@ static int start_counting(struct armpmu_session *s)
 static void pause_counting(struct armpmu_session *s, bool check_enable)
 {
 	take_time(s);
-	if (!armpmu_pause_counters(&s->cfg, &s->load, s->total, check_enable, false))
+	if (!armpmu_counters_pause(&s->cfg, &s->load, s->total, check_enable, false))
 		mark_disturbed(s);
 }
 
@@ -96,14 +104,14 @@ static void stop_counting(struct armpmu_session *s)
 	s->running = false;
 	/* We are on the timer's CPU with interrupts off: it cannot be running. */
 	hrtimer_try_to_cancel(&s->poll);
-	armpmu_release_pmcr();
+	armpmu_counters_release_pmcr();
 }
 
 /* The CPU is back, its PMU reset by perf or by power-down. */
 static bool resume_counting(struct armpmu_session *s)
 {
 	s->running = false;
-	if (!armpmu_load_counters(&s->cfg, &s->load)) {
+	if (!armpmu_counters_load(&s->cfg, &s->load)) {
 		s->running = true;
 		s->since_ns = sched_clock();
 		return true;
@@ -161,33 +169,16 @@ static int attach(struct armpmu_session *s, const void *unused)
 	return peek_userenr(s, NULL);
 }
 
-int armpmu_cpu_attach(struct armpmu_session *s)
-{
-	return on_bound_cpu(s, attach, NULL);
-}
-
 /* Leaves nothing of @s in the registers or in the per-CPU pointer. */
 static int detach(struct armpmu_session *s, const void *unused)
 {
 	if (s->running)
 		stop_counting(s);
 	s->started = false;
-	armpmu_clear_counters(&s->cfg);
+	armpmu_counters_clear(&s->cfg);
 	if (this_cpu_read(active_session) == s)
 		this_cpu_write(active_session, NULL);
 	return 0;
-}
-
-/* Offline, the session was parked (and its CPU left clean) going down. */
-void armpmu_cpu_detach(struct armpmu_session *s)
-{
-	if (on_bound_cpu(s, detach, NULL))
-		s->running = false;
-}
-
-int armpmu_cpu_peek(struct armpmu_session *s)
-{
-	return on_bound_cpu(s, peek_userenr, NULL);
 }
 
 struct counter_arg {
@@ -201,11 +192,11 @@ static int program(struct armpmu_session *s, const void *arg)
 {
 	const struct counter_arg *a = arg;
 
-	if (armpmu_foreign(BIT(a->idx)))
+	if (armpmu_counters_foreign(BIT(a->idx)))
 		return -EBUSY;
-	armpmu_config_set_evtype(&s->cfg, a->idx, a->evtype);
-	armpmu_program_counters(&s->cfg, BIT(a->idx));
-	armpmu_set_counter(&s->load, s->total, a->idx, 0);
+	armpmu_counters_set_evtype(&s->cfg, a->idx, a->evtype);
+	armpmu_counters_program(&s->cfg, BIT(a->idx));
+	armpmu_counters_set(&s->load, s->total, a->idx, 0);
 	return 0;
 }
 
@@ -220,9 +211,9 @@ static int set_value(struct armpmu_session *s, const void *arg)
 {
 	const struct counter_arg *a = arg;
 
-	if (armpmu_foreign(BIT(a->idx)))
+	if (armpmu_counters_foreign(BIT(a->idx)))
 		return -EBUSY;
-	armpmu_set_counter(&s->load, s->total, a->idx, a->value);
+	armpmu_counters_set(&s->load, s->total, a->idx, a->value);
 	return 0;
 }
 
@@ -282,7 +273,7 @@ static int reset(struct armpmu_session *s, const void *unused)
 	if (s->running)
 		look(s);
 	if (s->running) {
-		armpmu_rebase_counters(&s->cfg, &s->load);
+		armpmu_counters_rebase(&s->cfg, &s->load);
 	} else if (s->started) {
 		int ret = start_counting(s);
 
@@ -316,7 +307,7 @@ static enum hrtimer_restart poll(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-void armpmu_cpu_mode_init(struct armpmu_session *s)
+void armpmu_cpu_mode_prepare(struct armpmu_session *s)
 {
 	hrtimer_init(&s->poll, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	s->poll.function = poll;
@@ -327,14 +318,14 @@ void armpmu_cpu_mode_init(struct armpmu_session *s)
  * and leave neither counts in the registers nor a pointer to @s behind:
  * the session may be closed and freed while the CPU is away.
  */
-void armpmu_cpu_down(struct armpmu_session *s)
+static void cpu_down(struct armpmu_session *s)
 {
 	if (s->running) {
 		pause_counting(s, true);
 		/* Timers leave a dead CPU: this one must not poll elsewhere. */
 		hrtimer_try_to_cancel(&s->poll);
 	}
-	armpmu_clear_counters(&s->cfg);
+	armpmu_counters_clear(&s->cfg);
 	this_cpu_write(active_session, NULL);
 	s->parked = true;
 }
@@ -343,7 +334,7 @@ void armpmu_cpu_down(struct armpmu_session *s)
  * Hotplug: on the CPU coming back (perf has reset its PMU), interrupts off,
  * with its owner if it has one.
  */
-void armpmu_cpu_up(struct armpmu_session *owner)
+static void cpu_up(struct armpmu_session *owner)
 {
 	/* Going down cleared it; anything here would point at a freed session. */
 	WARN_ON_ONCE(this_cpu_read(active_session));
@@ -361,7 +352,7 @@ void armpmu_cpu_up(struct armpmu_session *owner)
  * run after perf's callbacks: perf may have stopped its own events, and so
  * cleared E, just before.
  */
-void armpmu_idle_enter(void)
+static void idle_enter(void)
 {
 	struct armpmu_session *s = this_cpu_read(active_session);
 
@@ -372,7 +363,7 @@ void armpmu_idle_enter(void)
 }
 
 /* Idle exit (CPU_PM_EXIT, or ENTER_FAILED), after perf's reset of the PMU. */
-void armpmu_idle_exit(void)
+static void idle_exit(void)
 {
 	struct armpmu_session *s = this_cpu_read(active_session);
 
@@ -394,8 +385,8 @@ static void revoke_on_cpu(void *info)
 	s->revoked = true;
 }
 
-/* Called by the CPU registry, which then forgets the owner. */
-void armpmu_cpu_revoke_session(struct armpmu_session *s)
+/* The registry then forgets the owner. */
+static void revoke_session(struct armpmu_session *s)
 {
 	/* Offline: the session was parked when the CPU went down. */
 	if (s->parked || smp_call_function_single(s->cpu, revoke_on_cpu, s, 1)) {
@@ -405,17 +396,190 @@ void armpmu_cpu_revoke_session(struct armpmu_session *s)
 }
 
 /* The counters @s is counting with (on its CPU, interrupts off). */
-u32 armpmu_cpu_counting(const struct armpmu_session *s)
+u32 armpmu_cpu_mode_counting(const struct armpmu_session *s)
 {
 	if (!s || !s->running || s->parked || s->revoked)
 		return 0;
-	return armpmu_counters(&s->cfg);
+	return armpmu_counters_of(&s->cfg);
 }
 
+/* Runs on @cpu, in its hotplug thread. */
+static int hotplug_online(unsigned int cpu)
+{
+	const char *why;
+	unsigned long flags;
+
+	armpmu_cpus_lock();
+	local_irq_save(flags);
+	why = armpmu_cpus_probe(cpu);
+	cpu_up(armpmu_cpus_owner(cpu));
+	armpmu_cpus_set_online(cpu, true);
+	local_irq_restore(flags);
+	armpmu_cpus_unlock();
+
+	if (why)
+		pr_info("CPU%u: %s: not used\n", cpu, why);
+	return 0;
+}
+
+/* Runs on @cpu, in its hotplug thread, before it goes down. */
+static int hotplug_offline(unsigned int cpu)
+{
+	struct armpmu_session *owner;
+	unsigned long flags;
+
+	armpmu_cpus_lock();
+	local_irq_save(flags);
+	armpmu_cpus_set_online(cpu, false);
+	owner = armpmu_cpus_owner(cpu);
+	if (owner)
+		cpu_down(owner);
+	local_irq_restore(flags);
+	armpmu_cpus_unlock();
+	return 0;
+}
+
+/* Idle states that power the core down lose the PMU's state. */
+static int idle_notify(struct notifier_block *nb, unsigned long cmd, void *v)
+{
+	switch (cmd) {
+	case CPU_PM_ENTER:
+		idle_enter();
+		break;
+	case CPU_PM_ENTER_FAILED:
+	case CPU_PM_EXIT:
+		idle_exit();
+		break;
+	}
+	return NOTIFY_OK;
+}
+
+/* After perf's notifier (priority 0), whose exit resets the whole PMU. */
+static struct notifier_block idle_nb = {
+	.notifier_call = idle_notify,
+	.priority = -1,
+};
+
+static enum cpuhp_state hotplug_state;
+
+/* The hotplug callbacks probe each CPU (now, for those online). */
+int armpmu_cpu_mode_init(void)
+{
+	unsigned int usable;
+	int ret;
+
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "misc/armpmu:online",
+				hotplug_online, hotplug_offline);
+	if (ret < 0)
+		return ret;
+	hotplug_state = ret;
+
+	usable = armpmu_cpus_usable();
+	if (!usable) {
+		pr_err("no online CPU has a PMU this driver can use\n");
+		ret = -ENODEV;
+		goto remove;
+	}
+	ret = cpu_pm_register_notifier(&idle_nb);
+	if (ret)
+		goto remove;
+	pr_info("%s PMU on %u CPUs\n", PMU_NAME, usable);
+	return 0;
+remove:
+	cpuhp_remove_state(hotplug_state);
+	return ret;
+}
+
+void armpmu_cpu_mode_exit(void)
+{
+	cpu_pm_unregister_notifier(&idle_nb);
+	cpuhp_remove_state(hotplug_state);
+}
+
+/* BIND: @s counts the whole of @cpu, if it is online, usable and free. */
+int armpmu_cpu_mode_claim(struct armpmu_session *s, u32 cpu)
+{
+	int ret;
+
+	if (!armpmu_cpus_valid(cpu))
+		return -EINVAL;
+	armpmu_cpus_lock();
+	ret = armpmu_cpus_set_owner(cpu, s);
+	if (!ret) {
+		s->cpu = cpu;
+		s->caps = armpmu_cpus_caps(cpu);
+		ret = on_bound_cpu(s, attach, NULL);
+		if (ret) {
+			armpmu_cpus_clear_owner(cpu);
+			s->cpu = -1;
+			s->caps = NULL;
+		}
+	}
+	armpmu_cpus_unlock();
+	return ret;
+}
+
+/* Take @cpu from its owner, if that is @only (any owner if @only is NULL). */
+int armpmu_cpu_mode_revoke(u32 cpu, const struct armpmu_session *only)
+{
+	struct armpmu_session *owner;
+	int ret = -ESRCH;
+
+	if (!armpmu_cpus_valid(cpu))
+		return -EINVAL;
+	armpmu_cpus_lock();
+	owner = armpmu_cpus_owner(cpu);
+	if (owner && (!only || owner == only)) {
+		revoke_session(owner);
+		armpmu_cpus_clear_owner(cpu);
+		ret = 0;
+		pr_info("CPU%u: PMU released by an administrator (pid %d)\n",
+			cpu, task_tgid_nr(current));
+	}
+	armpmu_cpus_unlock();
+	return ret;
+}
+
+/*
+ * Closing: a session revoked by an administrator no longer owns its CPU.
+ * Offline, the session was parked (and its CPU left clean) going down.
+ */
 static void cpu_release(struct armpmu_session *s)
 {
-	armpmu_cpu_release(s->cpu, s);
+	armpmu_cpus_lock();
+	if (armpmu_cpus_owner(s->cpu) == s) {
+		if (on_bound_cpu(s, detach, NULL))
+			s->running = false;
+		armpmu_cpus_clear_owner(s->cpu);
+	}
+	armpmu_cpus_unlock();
 	hrtimer_cancel(&s->poll);
+}
+
+static int cpu_revoke(struct armpmu_session *s)
+{
+	return armpmu_cpu_mode_revoke(s->cpu, s);
+}
+
+static void cpu_describe(struct armpmu_session *s, struct armpmu_file_status *st)
+{
+	st->flags |= ARMPMU_FILE_CPU;
+	st->cpu = s->cpu;
+}
+
+/* The bound CPU's PMU, and PMUSERENR as it is there now. */
+static int cpu_info(struct armpmu_session *s, struct armpmu_info *info)
+{
+	int ret = on_bound_cpu(s, peek_userenr, NULL);
+
+	if (ret)
+		return ret;
+	armpmu_cpus_fill_info(s->caps, info);
+	info->cpu = s->cpu;
+	info->flags |= ARMPMU_INFO_BOUND;
+	if (s->userenr)
+		info->flags |= ARMPMU_INFO_USERENR_SET;
+	return 0;
 }
 
 const struct armpmu_mode armpmu_cpu_mode = {
@@ -426,4 +590,7 @@ const struct armpmu_mode armpmu_cpu_mode = {
 	.read = cpu_read,
 	.reset = cpu_reset,
 	.release = cpu_release,
+	.revoke = cpu_revoke,
+	.describe = cpu_describe,
+	.info = cpu_info,
 };

@@ -8,33 +8,33 @@
 #include <linux/module.h>
 #include "armpmu.h"
 
-unsigned int armpmu_poll_ms = 50;
-module_param_named(poll_ms, armpmu_poll_ms, uint, 0444);
-MODULE_PARM_DESC(poll_ms, "how often counting CPUs fold counters into 64 bits, 1 to "
-		 __stringify(ARMPMU_POLL_MS_MAX) " ms (default 50)");
-
 static int __init armpmu_init(void)
 {
 	int ret;
 
-	if (!armpmu_poll_ms || armpmu_poll_ms > ARMPMU_POLL_MS_MAX) {
-		pr_err("poll_ms=%u: must be 1 to %u\n", armpmu_poll_ms, ARMPMU_POLL_MS_MAX);
+	if (!armpmu_counters_poll_ms || armpmu_counters_poll_ms > ARMPMU_POLL_MS_MAX) {
+		pr_err("poll_ms=%u: must be 1 to %u\n", armpmu_counters_poll_ms, ARMPMU_POLL_MS_MAX);
 		return -EINVAL;
 	}
-	ret = armpmu_task_mode_init();
+	ret = armpmu_cpus_init();
 	if (ret)
 		return ret;
-	ret = armpmu_cpus_init();
+	ret = armpmu_task_mode_init();
+	if (ret)
+		goto cpus;
+	ret = armpmu_cpu_mode_init();
 	if (ret)
 		goto task_mode;
 	ret = armpmu_cdev_init();
 	if (ret)
-		goto cpus;
+		goto cpu_mode;
 	return 0;
-cpus:
-	armpmu_cpus_exit();
+cpu_mode:
+	armpmu_cpu_mode_exit();
 task_mode:
 	armpmu_task_mode_exit();
+cpus:
+	armpmu_cpus_exit();
 	return ret;
 }
 
@@ -43,6 +43,7 @@ static void __exit armpmu_exit(void)
 	armpmu_cdev_exit();
 	/* The probes may outlive the last file by a second: unhook them first. */
 	armpmu_task_mode_exit();
+	armpmu_cpu_mode_exit();
 	armpmu_cpus_exit();
 }
 

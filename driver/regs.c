@@ -40,7 +40,7 @@ static void read_regs_here(void *info)
 	pmu_restore_selection(selection);
 }
 
-int armpmu_read_regs(struct armpmu_regs *regs)
+int armpmu_regs_read(struct armpmu_regs *regs)
 {
 	u32 cpu = regs->cpu;
 	struct regs_look look = { .regs = regs };
@@ -51,7 +51,7 @@ int armpmu_read_regs(struct armpmu_regs *regs)
 		return -EINVAL;
 	if (!cpu_online(cpu))
 		return -ENXIO;
-	look.caps = armpmu_cpu_caps(cpu);
+	look.caps = armpmu_cpus_caps(cpu);
 	if (!look.caps)
 		return -ENODEV;
 

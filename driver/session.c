@@ -2,8 +2,11 @@
 /*
  * The operations of an open /dev/armpmu, in process context with the
  * session's lock held: choosing the mode, checking arguments and
- * privilege, then asking the mode (cpu_mode.c or task_mode.c) to do the
- * rest.
+ * privilege, then asking the mode (cpu_mode.c or task_mode.c), the
+ * admin view (admin.c) or regs.c to do the rest. Every decision of who
+ * may do what is taken here, from the opener's credentials or the
+ * caller's capabilities; only whom a task-mode file may count is
+ * decided in task_mode.c, where its probes follow exec.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,19 +30,6 @@ module_param(cpu_mode_for_all, bool, 0644);
 MODULE_PARM_DESC(cpu_mode_for_all,
 		 "let every user who can open the device count whole CPUs (BIND), which shows other users' activity (default: only CAP_PERFMON or CAP_SYS_ADMIN)");
 
-/* Files that have chosen a mode, by id, for FILE_STATUS and RELEASE_FILE. */
-static LIST_HEAD(files);
-static DEFINE_MUTEX(files_lock);
-static u32 last_file_id;
-
-static void add_file(struct armpmu_session *s)
-{
-	mutex_lock(&files_lock);
-	s->id = ++last_file_id;
-	list_add_tail(&s->file_node, &files);
-	mutex_unlock(&files_lock);
-}
-
 /*
  * Privilege is decided once, from the opener's credentials, as perf does;
  * whom the file may count too, from the same credentials (task_mode.c).
@@ -60,9 +50,9 @@ void armpmu_session_init(struct armpmu_session *s, struct file *file)
 	INIT_LIST_HEAD(&s->file_node);
 	s->cpu = -1;
 	s->kernel_allowed = kernel_allowed;
-	armpmu_config_set_evtype(&s->cfg, ARMPMU_CYCLE_IDX,
-				 pmu_encode_evtype(0, filter));
-	armpmu_cpu_mode_init(s);
+	armpmu_counters_set_evtype(&s->cfg, ARMPMU_CYCLE_IDX,
+				   pmu_encode_evtype(0, filter));
+	armpmu_cpu_mode_prepare(s);
 }
 
 static void free_session(struct rcu_head *head)
@@ -85,85 +75,32 @@ void armpmu_session_release(struct armpmu_session *s)
 {
 	if (!s->mode)
 		return;
-	mutex_lock(&files_lock);
-	list_del(&s->file_node);
-	mutex_unlock(&files_lock);
+	armpmu_admin_remove(s);
 	s->mode->release(s);
 	put_pid(s->owner_pid);
 }
 
-int armpmu_session_file_status(const struct armpmu_session *caller,
-			       struct armpmu_file_status *st)
+/* RELEASE and RELEASE_FILE take a PMU from another user. */
+int armpmu_session_release_cpu(struct armpmu_session *s, u32 cpu)
 {
-	struct armpmu_session *s;
-	u32 id = st->id;
-	int ret = -ENOENT;
-
-	memset(st, 0, sizeof(*st));
-	mutex_lock(&files_lock);
-	list_for_each_entry(s, &files, file_node) {
-		if (s->id < id)
-			continue;
-		st->id = s->id;
-		st->flags = s->mode == &armpmu_task_mode ? ARMPMU_FILE_TASK : ARMPMU_FILE_CPU;
-		if (READ_ONCE(s->running))
-			st->flags |= ARMPMU_FILE_RUNNING;
-		if (s->follow)
-			st->flags |= ARMPMU_FILE_FOLLOW;
-		if (READ_ONCE(s->armed))
-			st->flags |= ARMPMU_FILE_ARMED;
-		if (s == caller)
-			st->flags |= ARMPMU_FILE_CALLER;
-		st->owner_pid = pid_vnr(s->owner_pid);
-		st->owner_uid = from_kuid_munged(current_user_ns(), s->owner_uid);
-		if (s->mode == &armpmu_task_mode) {
-			st->target_tid = pid_vnr(s->target_pid);
-			st->threads = armpmu_task_threads(s);
-		} else {
-			st->cpu = s->cpu;
-		}
-		st->counters = armpmu_counters(&s->cfg);
-		ret = 0;
-		break;
-	}
-	mutex_unlock(&files_lock);
-	return ret;
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	return armpmu_admin_release_cpu(cpu);
 }
 
-/*
- * Under files_lock, so that the file cannot close meanwhile; not under the
- * file's own lock, which its owner holds while it adds the file to the
- * list. Both modes' releases are safe beside the owner's calls, which then
- * find the file revoked.
- */
-static int release_session(struct armpmu_session *s)
+int armpmu_session_release_file(struct armpmu_session *s, u32 id)
 {
-	if (READ_ONCE(s->revoked))
-		return -ESRCH;
-	if (s->mode == &armpmu_cpu_mode)
-		return armpmu_cpu_revoke(s->cpu, s);
-	s->mode->release(s);
-	WRITE_ONCE(s->revoked, true);
-	return 0;
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	return armpmu_admin_release_file(id);
 }
 
-int armpmu_session_release_file(u32 id)
+/* Every user's counts: for those allowed to count the kernel, at open(). */
+int armpmu_session_regs(struct armpmu_session *s, struct armpmu_regs *regs)
 {
-	struct armpmu_session *s;
-	int ret = -ESRCH;
-
-	mutex_lock(&files_lock);
-	list_for_each_entry(s, &files, file_node) {
-		if (s->id == id) {
-			ret = release_session(s);
-			break;
-		}
-	}
-	mutex_unlock(&files_lock);
-	if (!ret)
-		pr_info("file %u released by an administrator (pid %d)\n", id,
-			task_tgid_nr(current));
-	return ret;
+	if (!s->kernel_allowed)
+		return -EPERM;
+	return armpmu_regs_read(regs);
 }
 
 /* Set before the mode makes them visible to CPU_STATUS. */
@@ -193,13 +130,13 @@ int armpmu_session_bind(struct armpmu_session *s, u32 cpu)
 	if (cpu == ARMPMU_CPU_CURRENT)
 		cpu = raw_smp_processor_id();
 	set_owner(s);
-	ret = armpmu_cpu_claim(cpu, s);
+	ret = armpmu_cpu_mode_claim(s, cpu);
 	if (ret) {
 		clear_owner(s);
 		return ret;
 	}
 	s->mode = &armpmu_cpu_mode;
-	add_file(s);
+	armpmu_admin_add(s);
 	if (s->userenr)
 		pr_warn("CPU%d: PMUSERENR is %#x: another module opened the PMU to user mode\n",
 			s->cpu, s->userenr);
@@ -218,7 +155,7 @@ int armpmu_session_attach(struct armpmu_session *s, const struct armpmu_attach *
 		return -EALREADY;
 	/* Task mode counts on any CPU: each of them is the same core. */
 	cpu = get_cpu();
-	s->caps = armpmu_cpu_caps(cpu);
+	s->caps = armpmu_cpus_caps(cpu);
 	put_cpu();
 	if (!s->caps)
 		return -ENODEV;
@@ -230,7 +167,7 @@ int armpmu_session_attach(struct armpmu_session *s, const struct armpmu_attach *
 		return ret;
 	}
 	s->mode = &armpmu_task_mode;
-	add_file(s);
+	armpmu_admin_add(s);
 	return 0;
 }
 
@@ -244,36 +181,15 @@ static int ensure_mode(struct armpmu_session *s)
 	return s->mode ? 0 : armpmu_session_attach(s, &self);
 }
 
+/* A file without a mode describes the PMU of the CPU it asks on. */
 int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info)
 {
-	const struct armpmu_caps *caps;
-	u32 userenr;
-	int cpu;
+	int ret;
 
 	memset(info, 0, sizeof(*info));
-	if (s->mode == &armpmu_cpu_mode) {
-		int ret = armpmu_cpu_peek(s);
-
-		if (ret)
-			return ret;
-		cpu = s->cpu;
-		caps = s->caps;
-		userenr = s->userenr;
-		info->flags |= ARMPMU_INFO_BOUND;
-	} else {
-		cpu = get_cpu();
-		caps = armpmu_cpu_caps(cpu);
-		userenr = caps ? pmu_read_userenr() : 0;
-		put_cpu();
-		if (!caps)
-			return -ENODEV;
-		if (s->mode)
-			info->flags |= ARMPMU_INFO_TASK;
-	}
-	armpmu_fill_info(caps, info);
-	info->cpu = cpu;
-	if (userenr)
-		info->flags |= ARMPMU_INFO_USERENR_SET;
+	ret = s->mode ? s->mode->info(s, info) : armpmu_cpus_info_here(info);
+	if (ret)
+		return ret;
 	if (s->kernel_allowed)
 		info->flags |= ARMPMU_INFO_KERNEL_ALLOWED;
 	return 0;

@@ -100,7 +100,7 @@ static struct armpmu_session *file_of(struct task_struct *task)
 
 static ktime_t poll_period(void)
 {
-	return ms_to_ktime(armpmu_poll_ms);
+	return ms_to_ktime(armpmu_counters_poll_ms);
 }
 
 /*
@@ -125,8 +125,8 @@ static void drop_disturbed(struct task_cpu *tc)
 {
 	struct armpmu_session *s = tc->cur;
 
-	armpmu_stop_own_counters(&s->cfg);
-	armpmu_clear_counters(&s->cfg);
+	armpmu_counters_stop_own(&s->cfg);
+	armpmu_counters_clear(&s->cfg);
 	s->disturbed = true;
 	tc->loaded = false;
 }
@@ -137,7 +137,7 @@ static void look(struct task_cpu *tc, u64 now)
 	struct armpmu_session *s = tc->cur;
 
 	take_time(tc, now);
-	if (tc->loaded && !armpmu_look_counters(&s->cfg, &tc->load, s->total))
+	if (tc->loaded && !armpmu_counters_look(&s->cfg, &tc->load, s->total))
 		drop_disturbed(tc);
 }
 
@@ -150,10 +150,10 @@ static void unload(struct task_cpu *tc, u64 now)
 	struct armpmu_session *s = tc->cur;
 
 	take_time(tc, now);
-	if (!armpmu_pause_counters(&s->cfg, &tc->load, s->total, true, true))
+	if (!armpmu_counters_pause(&s->cfg, &tc->load, s->total, true, true))
 		s->disturbed = true;
 	else if (s->cfg.divider)
-		armpmu_release_pmcr();
+		armpmu_counters_release_pmcr();
 	tc->loaded = false;
 }
 
@@ -174,7 +174,7 @@ static void switch_out(struct task_cpu *tc)
 
 static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 {
-	const struct armpmu_caps *caps = armpmu_cpu_caps(smp_processor_id());
+	const struct armpmu_caps *caps = armpmu_cpus_caps(smp_processor_id());
 
 	/*
 	 * The timer first, so that its cost is not counted as the thread's
@@ -185,8 +185,8 @@ static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 		hrtimer_start(&tc->poll, poll_period(), HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	/* A CPU-mode owner counts everything here, and other cores differ. */
-	if (armpmu_cpu_owned_here() || !caps || caps->midr != s->caps->midr ||
-	    armpmu_load_counters(&s->cfg, &tc->load)) {
+	if (armpmu_cpus_owned_here() || !caps || caps->midr != s->caps->midr ||
+	    armpmu_counters_load(&s->cfg, &tc->load)) {
 		s->incomplete = true;
 		return;
 	}
@@ -789,7 +789,7 @@ static void restart(struct task_cpu *tc, u64 now)
 	zero_counts(s);
 	tc->in_ns = now;
 	if (tc->loaded) {
-		armpmu_rebase_counters(&s->cfg, &tc->load);
+		armpmu_counters_rebase(&s->cfg, &tc->load);
 		tc->loaded_ns = now;
 	} else {
 		load(tc, s, now);
@@ -883,7 +883,7 @@ put:
 }
 
 /* How many threads @s counts now. */
-u32 armpmu_task_threads(struct armpmu_session *s)
+static u32 threads_of(struct armpmu_session *s)
 {
 	struct task_link *link;
 	u32 n = 0;
@@ -914,12 +914,12 @@ u32 armpmu_task_counting(void)
 {
 	struct task_cpu *tc = this_cpu_ptr(&task_cpus);
 
-	return tc->cur && tc->loaded ? armpmu_counters(&tc->cur->cfg) : 0;
+	return tc->cur && tc->loaded ? armpmu_counters_of(&tc->cur->cfg) : 0;
 }
 
 static int task_program(struct armpmu_session *s, u32 idx, u32 evtype)
 {
-	armpmu_config_set_evtype(&s->cfg, idx, evtype);
+	armpmu_counters_set_evtype(&s->cfg, idx, evtype);
 	s->total[idx] = 0;
 	return 0;
 }
@@ -1044,6 +1044,31 @@ static void task_release(struct armpmu_session *s)
 	s->target_pid = NULL;
 }
 
+/* An administrator's release: the owner's calls then find it revoked. */
+static int task_revoke(struct armpmu_session *s)
+{
+	task_release(s);
+	WRITE_ONCE(s->revoked, true);
+	return 0;
+}
+
+static void task_describe(struct armpmu_session *s, struct armpmu_file_status *st)
+{
+	st->flags |= ARMPMU_FILE_TASK;
+	st->target_tid = pid_vnr(s->target_pid);
+	st->threads = threads_of(s);
+}
+
+/* Task mode counts on any CPU: the PMU of the one the caller is on. */
+static int task_info(struct armpmu_session *s, struct armpmu_info *info)
+{
+	int ret = armpmu_cpus_info_here(info);
+
+	if (!ret)
+		info->flags |= ARMPMU_INFO_TASK;
+	return ret;
+}
+
 const struct armpmu_mode armpmu_task_mode = {
 	.program = task_program,
 	.set_value = task_set_value,
@@ -1052,4 +1077,7 @@ const struct armpmu_mode armpmu_task_mode = {
 	.read = task_read,
 	.reset = task_reset,
 	.release = task_release,
+	.revoke = task_revoke,
+	.describe = task_describe,
+	.info = task_info,
 };
