@@ -304,13 +304,18 @@ static struct armpmu_session *let_go(struct task_struct *task)
  * that found the thread not yet exiting under the same lock is then
  * certain to be seen here.
  */
-static void probe_sched_process_exit(void *data, struct task_struct *task)
+static void let_go_exiting(struct task_struct *task)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&links_lock, flags);
 	let_go(task);
 	raw_spin_unlock_irqrestore(&links_lock, flags);
+}
+
+static void probe_sched_process_exit(void *data, struct task_struct *task)
+{
+	let_go_exiting(task);
 }
 
 static DEFINE_MUTEX(hook_lock);
@@ -332,13 +337,8 @@ static bool hooked;			/* under hook_lock */
 static void exit_mm_hook(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
-	unsigned long flags;
-
-	if (!READ_ONCE(task_files))
-		return;
-	raw_spin_lock_irqsave(&links_lock, flags);
-	let_go(current);
-	raw_spin_unlock_irqrestore(&links_lock, flags);
+	if (READ_ONCE(task_files))
+		let_go_exiting(current);
 }
 
 /* It cannot recurse: nothing it calls reaches exit_mm_release(). */

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
@@ -115,6 +116,15 @@ static inline int pin(unsigned int cpu)
 		return errno;
 	/* Takes effect at once for the calling thread; make sure. */
 	return sched_getcpu() == (int)cpu ? 0 : EAGAIN;
+}
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 /* Kills and reaps a child the test forked, if it did. */

@@ -61,14 +61,6 @@ static __u32 work_event(void)
 	return icount ? ARMPMU_EV_INST_RETIRED : ARMPMU_EV_CPU_CYCLES;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- the programs lab executes ---- */
 
 static int copy_file(const char *from, const char *to, mode_t mode)

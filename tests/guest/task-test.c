@@ -236,14 +236,6 @@ static void *work(void *arg)
 	return NULL;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * FOLLOW: threads and a child created after ATTACH are counted too, into
  * the same totals, each on whatever CPU it runs. Without icount, nothing is
