@@ -135,6 +135,31 @@ static void test_aliases(void)
 	expect_event("BRANCHES:u", &v81_user, "v8.1", 0x21, ARMPMU_EXCLUDE_KERNEL);
 }
 
+/* The exported list: perf's six generic names, each one parse takes, then NULL. */
+static void test_alias_list(void)
+{
+	static const char *const perf_names[] = {
+		"cycles", "instructions", "cache-references",
+		"cache-misses", "branches", "branch-misses",
+	};
+	unsigned int i, n = 0, parsed = 0;
+	struct pmudev_event ev;
+	const char *name;
+
+	while ((name = pmudev_perf_alias(n)) != NULL) {
+		parsed += pmudev_event_parse(name, NULL, &ev) == 0;
+		n++;
+	}
+	tap_check(n == 6 && parsed == n, "pmudev_perf_alias(): 6 aliases, each parses",
+		  "%u aliases, %u parse", n, parsed);
+	for (i = 0; i < 6 && i < n; i++)
+		if (strcmp(pmudev_perf_alias(i), perf_names[i]))
+			break;
+	tap_check(i == 6 && !pmudev_perf_alias(UINT32_MAX),
+		  "pmudev_perf_alias(): perf's names in order, NULL past the end",
+		  "first difference at %u", i);
+}
+
 static void test_raw(void)
 {
 	expect_event("0x11", NULL, "no info", 0x11, 0);
@@ -734,6 +759,7 @@ int main(void)
 	tap_init();
 	test_common_names();
 	test_aliases();
+	test_alias_list();
 	test_raw();
 	test_modifiers();
 	test_core_limits();
