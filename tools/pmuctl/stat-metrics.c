@@ -51,7 +51,7 @@ bool stat_metric_value(const struct stat_run *run, const struct stat_metric *m, 
 	const struct counter *den = stat_counts_counter(run, m->den);
 	double d;
 
-	if (!num || !den || !stat_counts_numbers(run))
+	if (!num || !den || !stat_counts_counted(run, num) || !stat_counts_counted(run, den))
 		return false;
 	d = stat_counts_mean(run, den);
 	*value = d > 0 ? stat_counts_mean(run, num) * m->scale / d : 0;

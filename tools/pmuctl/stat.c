@@ -3,8 +3,8 @@
  * pmuctl stat: count events while a command runs, or of a running process.
  * This file: the options and the run; the rest, lowest first, in
  * stat-counts.c (counts and statistics), stat-metrics.c (metric tables),
- * stat-output.c (printers), stat-workload.c (the command's process) and
- * stat-files.c (the device's files).
+ * stat-output.c and stat-fields.c (printers), stat-workload.c (the
+ * command's process) and stat-files.c (the device's files).
  *
  * Task mode, the default: a command's process is counted wherever the
  * scheduler runs it, with every thread and child it creates (armpmu's
@@ -101,8 +101,13 @@ static int make_runs(const struct measurement *m, const struct stat_files *files
 		runs[r].runs = 0;
 		runs[r].time_enabled = runs[r].time_running = 0;
 		runs[r].exec_left = false;
-		for (int i = 0; i < runs[r].ncounters; i++)
-			runs[r].counters[i].sum = runs[r].counters[i].sumsq = 0;
+		for (int i = 0; i < runs[r].ncounters; i++) {
+			struct counter *c = &runs[r].counters[i];
+
+			c->sum = c->sumsq = 0;
+			c->time_enabled = c->time_running = 0;
+			c->missed = false;
+		}
 		if (before) {
 			d.cycles -= before[r].cycles;
 			for (unsigned int k = 0; k < ARMPMU_MAX_COUNTERS; k++)
