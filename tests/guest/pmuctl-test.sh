@@ -228,6 +228,27 @@ expect 0 "^[0-9]+,,$pmu/event=0x11/u,[0-9]+,100\\.00,,\$" "-e $pmu/event=0x11/u:
 	pmuctl stat -x, -e "$pmu/event=0x11/u" -- true
 expect 1 "$other/event=0x11/: that PMU is a" "-e $other/...: another core's PMU is refused" \
 	pmuctl stat -e "$other/event=0x11/" -- true
+# --passes: more events than counters, the command run once per set that
+# fits (each pass also counting INST_RETIRED, to check they ran alike).
+expect 1 'armpmu does not multiplex yet; --passes counts them exactly' \
+	"more events than counters without --passes: refused, naming --passes" \
+	pmuctl stat -e "$too_many" -- true
+expect 0 "\\(2 passes, with its threads and children, $core\\)" \
+	"--passes: $((counters + 1)) events in 2 passes, said in the header" \
+	as_lab pmuctl stat --passes -e "$too_many" -- exact-loop
+check "  a line for each event, without perf's percentage (each exact in its pass)" \
+	[ "$(grep -Ec '^ +[0-9,]+ +CPU_CYCLES:u$' "$out")" = $((counters + 1)) ]
+check "  and a note of the passes, and whether they ran alike" \
+	grep -Eq '^ Counted in 2 passes of the command, each exact' "$out"
+expect 0 '^[0-9]+,,CPU_CYCLES:u,[0-9]+,100\.00,,$' "--passes -x,: perf's fields, counted all of the time" \
+	as_lab pmuctl stat --passes -x, -e "$too_many" -- exact-loop
+check "  a line for each event, each a number" \
+	[ "$(grep -Ec '^[1-9][0-9]*,,CPU_CYCLES:u,[0-9]+,100\.00,,$' "$out")" = $((counters + 1)) ]
+expect 0 '^ +[0-9,]+ +CPU_CYCLES$' "--passes with events that fit: one pass, as without" \
+	pmuctl stat --passes -e CPU_CYCLES -- true
+check "  and no note of passes" absent 'passes' "$out"
+expect 2 'not with -p, -t, -C or -a' "--passes -a is refused" pmuctl stat --passes -a -e cycles -- true
+expect 2 'no -r, -I or -D' "--passes -r 2 is refused" pmuctl stat --passes -r 2 -e cycles -- true
 # -o's header and --append.
 pmuctl stat -o /tmp/counts -e cycles -- true >/dev/null 2>&1
 check "-o: perf's '# started on' header first" grep -Eq '^# started on [A-Z][a-z]{2} ' /tmp/counts
@@ -538,6 +559,43 @@ if [ -n "$icount" ]; then
 		[ "$one" = $((200000 + exact)) ]
 	check "and with twice the loop, 400000 + $exact ($two)" [ "$two" = $((400000 + exact)) ]
 	check "--no-calibrate changes nothing ($raw)" [ "$raw" = "$one" ]
+	# --passes: under icount a user cycle is a user instruction, so every
+	# pass's CPU_CYCLES:u is exactly exact-loop's instructions.
+	evs=CPU_CYCLES:u
+	i=0
+	while [ $i -lt "$counters" ]; do
+		evs=$evs,CPU_CYCLES:u
+		i=$((i + 1))
+	done
+	as_lab pmuctl stat --passes -x, -e "$evs" -- exact-loop >"$out" 2>&1
+	status=$?
+	vals=$(cut -d, -f1 "$out" | sort -u | tr '\n' ' ')
+	echo "# --passes, $((counters + 1)) x CPU_CYCLES:u of exact-loop: $vals"
+	check "--passes: $((counters + 1)) CPU_CYCLES:u in 2 passes, each exactly $((200000 + exact)) ($vals)" \
+		[ "$status" = 0 -a "$vals" = "$((200000 + exact)) " -a "$(grep -c CPU_CYCLES "$out")" = $((counters + 1)) ]
+	as_lab pmuctl stat --passes -e "$evs" -- exact-loop >"$out" 2>&1
+	check "  the reference, INST_RETIRED:u, exactly that in both passes: they ran alike" \
+		grep -Eq "^ 200,00$exact in every pass: the passes ran alike" "$out"
+	# A command that runs a longer loop each time it is run.
+	printf '%s\n' '#!/bin/sh' 'n=$(cat /tmp/pass.n 2>/dev/null || echo 0)' \
+		'echo $((n + 1)) >/tmp/pass.n' 'i=0' 'while [ $i -lt $n ]; do i=$((i + 1)); done' \
+		>/tmp/vary.sh
+	chmod 755 /tmp/vary.sh
+	rm -f /tmp/pass.n
+	expect 1 '--passes: INST_RETIRED:u differed between the 2 passes' \
+		"--passes of a command that differs each run: exit status 1, said" \
+		as_lab pmuctl stat --passes -x, -e "$evs" -- /tmp/vary.sh
+	rm -f /tmp/pass.n
+	expect 1 '^ Not one program: INST_RETIRED:u counted from [0-9,]+ to [0-9,]+ across the 2 passes' \
+		"  and the table's note says it" as_lab pmuctl stat --passes -e "$evs" -- /tmp/vary.sh
+	# A group is never split; one with no counter left for the reference is refused.
+	expect 1 "with one kept in each pass for INST_RETIRED:u" \
+		"--passes: a group of all $counters counters and no INST_RETIRED:u is refused, saying why" \
+		as_lab pmuctl stat --passes -e "{${evs#CPU_CYCLES:u,}}" -- true
+	grp=$(echo "${evs#CPU_CYCLES:u,}" | sed 's/CPU_CYCLES:u$/INST_RETIRED:u/')
+	expect 0 '\(2 passes, ' "  with INST_RETIRED:u in it, that group is its pass's reference" \
+		as_lab pmuctl stat --passes -e "CPU_CYCLES:u,{$grp}" -- exact-loop
+	check "  exact in both passes" [ "$(grep -Ec "^ +200,00$exact +(CPU_CYCLES|INST_RETIRED):u( |\$)" "$out")" = $((counters + 1)) ]
 	# -I: the intervals' counts add up to the whole run's, exactly.
 	whole=$(stat_u -- spin 30000000)
 	parts=$(as_lab pmuctl stat -I 10 -x, -e instructions:u -- spin 30000000 2>&1 |

@@ -100,6 +100,10 @@ struct stat_run {
 	int line_cpu;
 	bool metric_only;	/* --metric-only */
 	uint64_t time_enabled, time_running;	/* summed over runs and files */
+	/* --passes: how many runs of the command, and their reference's counts. */
+	int passes;
+	const char *reference;	/* its spec ("0x8:u") */
+	double reference_min, reference_max;
 };
 
 /*

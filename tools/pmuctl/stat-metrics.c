@@ -120,7 +120,7 @@ int stat_metric_group_check(const struct stat_group *g, const struct armpmu_info
 		return -ENOENT;
 	}
 	if (need > info->num_counters) {
-		snprintf(why, len, "-M %s needs %u event counters, but a %s has %u (armpmu does not multiplex): ask for a smaller group",
+		snprintf(why, len, "-M %s needs %u event counters, but a %s has %u (armpmu does not multiplex yet): ask for a smaller group, or count it exactly with --passes",
 			 g->name, need, core_name(info), info->num_counters);
 		return -ENOSPC;
 	}

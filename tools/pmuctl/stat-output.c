@@ -114,6 +114,8 @@ static void print_header(FILE *out, const struct stat_run *run, char **cmd)
 		fprintf(out, "' (");
 		if (run->runs > 1)
 			fprintf(out, "%d runs, ", run->runs);
+		if (run->passes > 1)
+			fprintf(out, "%d passes, ", run->passes);
 	}
 	describe_target(out, run);
 	fprintf(out, "):\n\n");
@@ -169,6 +171,31 @@ static void print_counter_lines(FILE *out, const struct stat_run *run, const str
 		table_line(out, run, c, "");
 }
 
+/* --passes: how many, and whether their reference agreed. */
+static void print_passes(FILE *out, const struct stat_run *run)
+{
+	char a[32], b[32];
+
+	if (run->passes < 2)
+		return;
+	if (!run->reference || run->reference_max == 0)
+		fprintf(out, " Counted in %d passes of the command, each exact. This board does not count\n"
+			     " INST_RETIRED, so whether the passes ran alike is unchecked.\n\n",
+			run->passes);
+	else if (run->reference_min == run->reference_max)
+		fprintf(out, " Counted in %d passes of the command, each exact; %s counted\n"
+			     " %s in every pass: the passes ran alike.\n\n", run->passes,
+			run->reference, group_digits((unsigned long long)run->reference_min, a, sizeof(a)));
+	else
+		fprintf(out, " Not one program: %s counted from %s to %s across the %d passes.\n"
+			     " The command does not run alike each time (address randomization, input,\n"
+			     " timing), so counts of different passes are of different runs.\n\n",
+			run->reference,
+			run->reference_min < 0 ? "<not counted>" :
+			group_digits((unsigned long long)run->reference_min, a, sizeof(a)),
+			group_digits((unsigned long long)run->reference_max, b, sizeof(b)), run->passes);
+}
+
 static void print_notes(FILE *out, const struct stat_run *run)
 {
 	char sig[64];
@@ -193,6 +220,7 @@ static void print_notes(FILE *out, const struct stat_run *run)
 			     " the counts are not trustworthy. See pmuctl status.\n\n");
 	if (run->interrupted)
 		fprintf(out, " Interrupted: the counts so far.\n\n");
+	print_passes(out, run);
 	if (run->signal)
 		fprintf(out, " The command was killed by %s.\n\n", signal_name(run->signal, sig, sizeof(sig)));
 	else if (run->status)
@@ -419,6 +447,9 @@ void stat_print_stderr_notes(const struct stat_run *run, const char *command)
 
 	if (run->signal)
 		say("%s: killed by %s", command, signal_name(run->signal, sig, sizeof(sig)));
+	if (run->passes > 1 && run->reference && run->reference_min != run->reference_max)
+		say("--passes: %s differed between the %d passes: the command does not run alike each time, so counts of different passes are of different runs",
+		    run->reference, run->passes);
 	if (run->exec_left)
 		say("not counted: the command executed a program this user may not count (set-user-ID or set-group-ID, file capabilities, or not readable), and was let go at that exec, as perf lets it go");
 }

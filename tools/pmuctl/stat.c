@@ -35,6 +35,7 @@
 #include "stat-files.h"
 #include "stat-options.h"
 #include "stat-output.h"
+#include "stat-passes.h"
 #include "stat-workload.h"
 
 static const char *const default_events[] = { "cycles", "instructions" };
@@ -46,6 +47,8 @@ struct measurement {
 	struct stat_files files;	/* CPU mode's and -p's: opened once for all runs */
 	struct stat_workload command;
 	bool workload_failed;		/* the command could not be executed: no counts */
+	struct stat_passes *passes;	/* --passes: the plan (the merged run points into it) */
+	bool passes_differ;		/* --passes: the reference's counts differ */
 	const struct stat_options *o;
 	FILE *out;
 	char **cmd;
@@ -359,6 +362,47 @@ static int count_process(struct measurement *m)
 	return ret;
 }
 
+/* ---- --passes ---- */
+
+/*
+ * --passes: the command run once per pass of events that fits the
+ * counters, each pass's counts exact, put back together in -e's order,
+ * with the passes' reference counts compared.
+ */
+static int measure_passes(struct measurement *m)
+{
+	struct stat_events all = m->events;
+	struct stat_run base = m->run, *runs = NULL;
+	struct armpmu_counts counts;
+	struct pmudev *pmu;
+	int ret;
+
+	m->passes = calloc(1, sizeof(*m->passes));
+	if (!m->passes)
+		return fail("out of memory");
+	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
+		return EXIT_FAILURE;
+	ret = stat_passes_plan(&all, pmudev_info(pmu), m->passes);
+	pmudev_close(pmu);
+	if (!ret && !(runs = calloc((size_t)m->passes->n, sizeof(*runs))))
+		ret = fail("out of memory");
+	signal(SIGINT, SIG_IGN);
+	for (int k = 0; !ret && k < m->passes->n; k++) {
+		m->events = m->passes->pass[k].events;
+		m->run = base;
+		ret = run_once(m, &counts);
+		/* What stat-files.c made of the pass's events, for the merge. */
+		m->passes->pass[k].events = m->events;
+		runs[k] = m->run;
+	}
+	signal(SIGINT, SIG_DFL);
+	m->events = all;
+	if (!ret)
+		m->passes_differ = !stat_passes_merge(m->passes, runs, &m->run);
+	free(runs);
+	return ret;
+}
+
 /* ---- the run ---- */
 
 /* Counts the command (-r times), or -p's processes; -A's counts in *@last. */
@@ -368,6 +412,8 @@ static int measure(struct measurement *m, struct armpmu_counts **last)
 
 	if (m->run.target == TARGET_PROCESS)
 		return count_process(m);
+	if (m->o->passes)
+		return measure_passes(m);
 	if (!task_mode(&m->run))
 		ret = stat_files_open_cpus(&m->files, &m->events, &m->run);
 	if (ret)
@@ -438,9 +484,11 @@ int cmd_stat(int argc, char **argv)
 	ret = measure(&m, &last);
 	if (m.run.runs && !m.workload_failed) {
 		print(&m, last);
-		ret = m.run.status ? m.run.status : m.run.disturbed ? EXIT_FAILURE : ret;
+		ret = m.run.status ? m.run.status :
+		      m.run.disturbed || m.passes_differ ? EXIT_FAILURE : ret;
 	}
 	free(last);
+	free(m.passes);
 	stat_files_close(&m.files);
 	if (m.out != stderr)
 		fclose(m.out);
