@@ -282,6 +282,30 @@ if [ "$ncpus" -gt 1 ]; then
 	expect 0 '^CPU1,[0-9]+,,cycles,[0-9]+,100\.00,,$' "root: -A -x,: the CPU as perf's first field" \
 		pmuctl stat -A -a -x, -e cycles -- true
 fi
+# -a's default software lines, as perf's: cpu-clock from the CPU files'
+# time, context switches and page faults from the system's totals (/proc).
+expect 0 '^ +[0-9]+\.[0-9]{2} msec cpu-clock +#  +[0-9]+\.[0-9]{3} CPUs utilized$' \
+	"root: -a: perf's cpu-clock line, CPUs utilized" pmuctl stat -a -- sleep 0.3
+check "  context-switches, with a rate of cpu-clock" \
+	grep -Eq '^ +[0-9]+ +context-switches +#  +[0-9.]+ [KM]?/sec$' "$out"
+check "  page-faults, with a rate" grep -Eq '^ +[0-9]+ +page-faults +#  +[0-9.]+ [KM]?/sec$' "$out"
+check "  no task-clock, cpu-migrations or user and sys seconds (as perf -a; no source)" \
+	absent 'task-clock|cpu-migrations|seconds user' "$out"
+cc=$(awk '/msec cpu-clock/ { print $1 }' "$out")
+el=$(awk '/seconds time elapsed/ { print $1 }' "$out")
+cs=$(awk '/context-switches/ { print $1 }' "$out")
+check "  cpu-clock ($cc ms) is the time elapsed ($el s) on each of $ncpus CPUs, within 20%" \
+	awk "BEGIN { t = $el * $ncpus * 1000; exit !($cc >= 0.8 * t && $cc <= 1.2 * t) }"
+check "  sleep's own switches at least ($cs)" [ "$cs" -ge 1 ]
+expect 0 '^[0-9]+\.[0-9]{2},msec,cpu-clock,[0-9]+,100\.00,[0-9]+\.[0-9]{3},CPUs utilized$' \
+	"root: -a -x,: cpu-clock in perf's fields" pmuctl stat -a -x, -- true
+expect 0 '^ +[0-9]+\.[0-9]{2} msec cpu-clock ' "root: -C 0: cpu-clock" pmuctl stat -C 0 -- true
+check "  alone: /proc keeps no context switches or page faults per CPU" \
+	absent 'context-switches|page-faults' "$out"
+expect 2 'not per CPU' "-C 0 -e context-switches is refused, saying why" \
+	pmuctl stat -C 0 -e context-switches -- true
+expect 2 'with -C or -a' "-e cpu-clock of a command is refused (its time is task-clock)" \
+	pmuctl stat -e cpu-clock -- true
 # -p and -t lists.
 spin 300000000 &
 s1=$!

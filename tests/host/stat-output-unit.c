@@ -10,7 +10,7 @@
  *
  *   stat-output-unit              the tests
  *   stat-output-unit --print csv|csv-r|json|json-r|csv-nc|json-nc|table
- *                    [-I] [-A] [--metric-only] [--software] [--no-metrics]
+ *                    [-I] [-A] [--metric-only] [--software | --system] [--no-metrics]
  *                    [-o FILE [--append]]
  *                                 a made-up run's lines in that format
  *                                 (-nc: counted during 0% of the time), for
@@ -301,7 +301,7 @@ static void test_untrusted(void)
 		  "  and in --json", "%s", text);
 	free(text);
 	text = render(&run, TABLE);
-	tap_check(strstr(text, "              4,000      INST_RETIRED:u                   #    0.50  insn per cycle           (25.00%)\n") &&
+	tap_check(strstr(text, "             4,000      INST_RETIRED:u                   #    0.50  insn per cycle           (25.00%)\n") &&
 		  strstr(text, "Incomplete: counted 25.00%") && strstr(text, "scaled up"),
 		  "  and the table shows perf's (25.00%) after the metric, and says why", "%s", text);
 	free(text);
@@ -330,8 +330,8 @@ static void test_scaled(void)
 		    "  a metric of two scaled counts, each by its own share");
 	free(text);
 	text = render(&run, TABLE);
-	tap_check(strstr(text, "              2,000      cycles\n") &&
-		  strstr(text, "              1,500      INST_RETIRED:u                   #    0.75  insn per cycle           (66.66%)\n") &&
+	tap_check(strstr(text, "             2,000      cycles\n") &&
+		  strstr(text, "             1,500      INST_RETIRED:u                   #    0.75  insn per cycle           (66.66%)\n") &&
 		  strstr(text, "  (50.00%)\n") && strstr(text, "  (25.00%)\n"),
 		  "  table: no column for the one counted throughout, each share to two places (66.66%)", "%s", text);
 	free(text);
@@ -350,7 +350,7 @@ static void test_scaled(void)
 	free(text);
 	text = render(&run, TABLE);
 	/* perf's event column of 25 on such a line, its blank metric of 35. */
-	snprintf(want, sizeof(want), "      <not counted>      %-25s%35s  (0.00%%)\n",
+	snprintf(want, sizeof(want), "     <not counted>      %-25s%35s  (0.00%%)\n",
 		 "INST_RETIRED:u", "");
 	tap_check(strstr(text, want) &&
 		  !strstr(text, "insn per cycle"),
@@ -390,8 +390,8 @@ static void test_not_counted(void)
 		    "0% counted, --json: counter-value \"<not counted>\", no metric");
 	free(text);
 	text = render(&run, TABLE);
-	tap_check(strstr(text, "      <not counted>      cycles") &&
-		  strstr(text, "      <not counted>      INST_RETIRED:u") &&
+	tap_check(strstr(text, "     <not counted>      cycles") &&
+		  strstr(text, "     <not counted>      INST_RETIRED:u") &&
 		  !strstr(text, "insn per cycle") && !strstr(text, "        0      ") &&
 		  strstr(text, "Not counted: the threads ran"),
 		  "0% counted, table: <not counted>, no metric, and why", "%s", text);
@@ -401,7 +401,7 @@ static void test_not_counted(void)
 	for (int i = 0; i < run.ncounters; i++)
 		run.counters[i].time_enabled = 0;
 	text = render(&run, TABLE);
-	tap_check(strstr(text, "      <not counted>      cycles") &&
+	tap_check(strstr(text, "     <not counted>      cycles") &&
 		  strstr(text, "Not counted: no counted thread ran"),
 		  "no time at all: <not counted>, and why", "%s", text);
 	free(text);
@@ -436,13 +436,13 @@ static void test_table(void)
 
 	made_up_run(&run, 1);
 	text = render(&run, TABLE);
-	tap_check(strstr(text, "              1,000      INST_RETIRED:u                   #    0.50  insn per cycle\n") != NULL,
+	tap_check(strstr(text, "             1,000      INST_RETIRED:u                   #    0.50  insn per cycle\n") != NULL,
 		  "table: IPC after '#' on the instructions line", "%s", text);
-	/* Under the metric column: 58 columns in, as the first metric. */
-	snprintf(below, sizeof(below), "\n%58s#   10.00  mispredicts per 1000 insns\n", "");
+	/* Under the metric column: 57 columns in (perf's #, at 58), as the first metric. */
+	snprintf(below, sizeof(below), "\n%57s#   10.00  mispredicts per 1000 insns\n", "");
 	tap_check(strstr(text, below) != NULL,
 		  "table: a further metric below, after '#'", "%s", text);
-	tap_check(strstr(text, "    <not supported>      STALL_FRONTEND\n") != NULL,
+	tap_check(strstr(text, "   <not supported>      STALL_FRONTEND\n") != NULL,
 		  "table: <not supported>", "%s", text);
 	free(text);
 }
@@ -523,7 +523,8 @@ static void test_groups(void)
  * FORMAT one of csv, csv-r, json, json-r, csv-nc, json-nc (counted 0% of
  * the time), table: -I two intervals, each with its header where
  * pmuctl prints one; -A, CPUs 0 and 1; --software, the task-clock and
- * page-faults lines first; --no-metrics, cycles alone (no metric); -o,
+ * page-faults lines first; --system, -a's cpu-clock, context-switches
+ * and page-faults lines first; --no-metrics, cycles alone (no metric); -o,
  * into FILE after its header, as pmuctl stat -o writes it.
  */
 static int print(int argc, char **argv)
@@ -556,6 +557,17 @@ static int print(int argc, char **argv)
 			runs[0].software = 1U << SW_TASK_CLOCK | 1U << SW_PAGE_FAULTS;
 			for (int r = 0; r < runs[0].runs; r++)
 				stat_counts_add_usage(&runs[0], &u);
+		} else if (!strcmp(argv[i], "--system")) {
+			/* -a's: cpu-clock of 2 CPUs, the system's switches and faults. */
+			struct stat_usage u = { 0 };
+
+			u.value[SW_CPU_CLOCK] = 2.1;
+			u.value[SW_CONTEXT_SWITCHES] = 120;
+			u.value[SW_PAGE_FAULTS] = 50;
+			runs[0].software = 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
+					   1U << SW_PAGE_FAULTS;
+			for (int r = 0; r < runs[0].runs; r++)
+				stat_counts_add_software(&runs[0], &u);
 		} else if (!strcmp(argv[i], "--no-metrics")) {
 			runs[0].ncounters = 1;
 			runs[0].nunsupported = 0;

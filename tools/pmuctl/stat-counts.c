@@ -41,12 +41,17 @@ void stat_counts_add(struct stat_run *run, const struct armpmu_counts *counts)
 	run->runs++;
 }
 
-void stat_counts_add_usage(struct stat_run *run, const struct stat_usage *u)
+void stat_counts_add_software(struct stat_run *run, const struct stat_usage *u)
 {
 	for (int k = 0; k < SW_COUNT; k++) {
 		run->sw_sum[k] += u->value[k];
 		run->sw_sumsq[k] += u->value[k] * u->value[k];
 	}
+}
+
+void stat_counts_add_usage(struct stat_run *run, const struct stat_usage *u)
+{
+	stat_counts_add_software(run, u);
 	run->user += u->user;
 	run->sys += u->sys;
 	run->usage = true;

@@ -34,12 +34,14 @@ enum target {
 };
 
 /*
- * perf's software events pmuctl measures from the command's resource
- * usage (wait4's), from its exec to its end, with its reaped children:
- * only for a command (not -p, -C, -a). cpu-migrations has no source
- * there: it is not printed, never as 0.
+ * perf's software events pmuctl measures: for a command from its resource
+ * usage (wait4's), from its exec to its end, with its reaped children;
+ * for -a (stat-system.c) cpu-clock from the CPU files' time enabled and
+ * the rest from the system's totals in /proc; for -C cpu-clock alone.
+ * cpu-migrations has no source: it is not printed, never as 0.
  */
 enum stat_software {
+	SW_CPU_CLOCK,		/* -a, -C: ms the CPUs were counted, summed */
 	SW_TASK_CLOCK,		/* ms of CPU time, user and system */
 	SW_CONTEXT_SWITCHES,	/* voluntary and involuntary */
 	SW_CPU_MIGRATIONS,
@@ -121,8 +123,10 @@ void stat_counts_add(struct stat_run *run, const struct armpmu_counts *counts);
 void stat_counts_add_counter(struct counter *c, uint64_t value, uint64_t enabled,
 			     uint64_t running);
 
-/* Adds one run's resource usage to @run's software counts. */
+/* Adds one run's resource usage to @run's software counts, and its user and sys. */
 void stat_counts_add_usage(struct stat_run *run, const struct stat_usage *u);
+/* Adds one run's software counts alone (-a, -C: no user and sys). */
+void stat_counts_add_software(struct stat_run *run, const struct stat_usage *u);
 /* Adds one run's elapsed seconds. */
 void stat_counts_add_elapsed(struct stat_run *run, double seconds);
 /* The mean of software count @sw, and its relative standard deviation in %. */

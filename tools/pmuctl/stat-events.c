@@ -17,6 +17,7 @@
 static const struct {
 	const char *name, *alias;
 } software[SW_COUNT] = {
+	[SW_CPU_CLOCK] = { "cpu-clock", NULL },
 	[SW_TASK_CLOCK] = { "task-clock", NULL },
 	[SW_CONTEXT_SWITCHES] = { "context-switches", "cs" },
 	[SW_CPU_MIGRATIONS] = { "cpu-migrations", "migrations" },

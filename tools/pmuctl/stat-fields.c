@@ -120,7 +120,8 @@ static void software_fields(FILE *out, const struct stat_run *run, const char *s
 			.run = run, .value = value, .variance = run->runs > 1, .pcnt = 100,
 			.event = stat_events_software_name((enum stat_software)sw),
 			.rsd = stat_counts_software_rsd(run, (enum stat_software)sw),
-			.runtime = (unsigned long long)(stat_counts_software(run, SW_TASK_CLOCK) * 1e6),
+			.runtime = (unsigned long long)(stat_counts_software(run, stat_print_clock(run)) *
+							1e6),
 			.metric_digits = 3,
 		};
 

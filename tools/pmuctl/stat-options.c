@@ -30,7 +30,9 @@ static void usage(void)
 	       "                      perf's PMU/event=0xNN/ (cpu, armv8_pmuv3, armv7_cortex_a7,\n"
 	       "                      ...), with :u (user mode) or :k (kernel mode); groups\n"
 	       "                      {a,b}[:u] counted together; task-clock, context-switches,\n"
-	       "                      page-faults, minor-faults, major-faults; repeatable\n"
+	       "                      page-faults, minor-faults, major-faults; with -a\n"
+	       "                      cpu-clock and the system's switches and faults (-a's\n"
+	       "                      default lines), with -C cpu-clock alone; repeatable\n"
 	       "  -M, --metrics GROUP[:u|:k]\n"
 	       "                      the events of a metric group (below), with the modifier\n"
 	       "  -r, --repeat N      run N times: means, and perf's +- (the standard deviation\n"
@@ -312,8 +314,17 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		return usage_error("-A gives one run's counts per CPU: no -r");
 	if (o->interval_ms && o->repeat != 1)
 		return usage_error("-I prints as the command runs: no -r");
-	if (ev->software && run->target != TARGET_COMMAND)
-		return usage_error("software events (task-clock, context-switches, page-faults) are measured from the command's resource usage: not with -p, -t, -C or -a");
+	if ((ev->software & 1U << SW_CPU_CLOCK) && run->target != TARGET_CPU &&
+	    run->target != TARGET_ALL_CPUS)
+		return usage_error("cpu-clock is the time whole CPUs were counted: with -C or -a (a command's time is task-clock)");
+	if ((ev->software & ~(1U << SW_CPU_CLOCK)) && run->target == TARGET_CPU)
+		return usage_error("-C: the kernel keeps context switches and page faults per process and for the whole system, not per CPU: of perf's software events only cpu-clock has a source there");
+	if ((ev->software & 1U << SW_TASK_CLOCK) && run->target == TARGET_ALL_CPUS)
+		return usage_error("-a: task-clock is a command's time; the CPUs' is cpu-clock");
+	if (ev->software && run->target == TARGET_PROCESS)
+		return usage_error("software events (task-clock, context-switches, page-faults) are measured from a command's resource usage or the system's: not with -p or -t");
+	if (ev->software && o->no_aggr)
+		return usage_error("software events are measured for all the CPUs together: not with -A");
 	if (ev->software && o->interval_ms)
 		return usage_error("software events (task-clock, ...) are measured at the command's end: not with -I");
 	return 0;

@@ -60,6 +60,14 @@ void stat_print_prefix(FILE *out, const struct stat_run *run, enum stat_format f
 
 /* ---- the table ---- */
 
+/* A table line's start: perf's value column ends at 18, after -I's time and -A's CPU. */
+static void table_prefix(FILE *out, const struct stat_run *run)
+{
+	stat_print_prefix(out, run, STAT_TABLE, NULL);
+	if (run->interval > 0 || run->per_cpu)
+		fputc(' ', out);
+}
+
 /*
  * A count as the table shows it: its mean (scaled, if counted part of the
  * time), or why there is none to trust: disturbed, or not counted (0% of
@@ -141,9 +149,9 @@ static void table_line(FILE *out, const struct stat_run *run, const struct count
 			 stat_counts_running(c));
 	if (strlen(note) == plain)
 		note[strlen(metric)] = '\0';
-	stat_print_prefix(out, run, STAT_TABLE, NULL);
+	table_prefix(out, run);
 	/* perf's event column is narrower on a line without a number. */
-	fprintf(out, " %18s      %-*s%s\n", value,
+	fprintf(out, "%18s      %-*s%s\n", value,
 		!note[0] ? 0 : value == digits ? NAME_WIDTH : NOT_COUNTED_WIDTH, c->name, note);
 }
 
@@ -162,8 +170,8 @@ static void print_counter_lines(FILE *out, const struct stat_run *run, const str
 		if (first)
 			table_line(out, run, c, metric);
 		else {
-			stat_print_prefix(out, run, STAT_TABLE, NULL);
-			fprintf(out, " %18s      %-*s%s\n", "", NAME_WIDTH, "", metric);
+			table_prefix(out, run);
+			fprintf(out, "%18s      %-*s%s\n", "", NAME_WIDTH, "", metric);
 		}
 		first = false;
 	}
@@ -312,21 +320,28 @@ void stat_print_metric_only(FILE *out, const struct stat_run *runs, int n, enum 
 
 /* ---- perf's software lines, from the command's resource usage ---- */
 
+enum stat_software stat_print_clock(const struct stat_run *run)
+{
+	return run->software & (1U << SW_CPU_CLOCK) ? SW_CPU_CLOCK : SW_TASK_CLOCK;
+}
+
 const char *stat_print_software_line(const struct stat_run *run, enum stat_software sw,
 				     char *value, size_t len, const char **unit, double *metric)
 {
-	double v = stat_counts_software(run, sw), clock = stat_counts_software(run, SW_TASK_CLOCK);
+	enum stat_software by = stat_print_clock(run);
+	bool is_clock = sw == SW_TASK_CLOCK || sw == SW_CPU_CLOCK;
+	double v = stat_counts_software(run, sw), clock = stat_counts_software(run, by);
 
-	*unit = sw == SW_TASK_CLOCK ? "msec" : "";
-	if (sw == SW_TASK_CLOCK)
+	*unit = is_clock ? "msec" : "";
+	if (is_clock)
 		snprintf(value, len, "%.2f", v);
 	else
 		snprintf(value, len, "%.0f", v);
-	if (sw == SW_TASK_CLOCK) {
+	if (is_clock) {
 		*metric = run->elapsed > 0 ? v / (run->elapsed / run->runs * 1e3) : 0;
 		return "CPUs utilized";
 	}
-	if (!(run->software & (1U << SW_TASK_CLOCK)))
+	if (!(run->software & (1U << by)))
 		return NULL;
 	*metric = clock > 0 ? v / (clock / 1e3) : 0;
 	if (*metric >= 1e6) {
@@ -357,8 +372,8 @@ static void software_table(FILE *out, const struct stat_run *run)
 		if (run->runs > 1)
 			snprintf(note + strlen(note), sizeof(note) - strlen(note), "  ( +- %5.2f%% )",
 				 stat_counts_software_rsd(run, (enum stat_software)sw));
-		stat_print_prefix(out, run, STAT_TABLE, NULL);
-		fprintf(out, " %18s %-4s %-*s%s\n", value, unit, note[0] ? NAME_WIDTH : 0,
+		table_prefix(out, run);
+		fprintf(out, "%18s %-4s %-*s%s\n", value, unit, note[0] ? NAME_WIDTH : 0,
 			stat_events_software_name((enum stat_software)sw), note);
 	}
 }
@@ -392,8 +407,8 @@ static void table_lines(FILE *out, const struct stat_run *runs, int n)
 			print_counter_lines(out, &runs[r], &runs[r].counters[i]);
 	for (int i = 0; i < runs[0].nunsupported; i++)
 		for (int r = 0; r < n; r++) {
-			stat_print_prefix(out, &runs[r], STAT_TABLE, NULL);
-			fprintf(out, " %18s      %s\n", STAT_NOT_SUPPORTED, runs[r].unsupported[i]);
+			table_prefix(out, &runs[r]);
+			fprintf(out, "%18s      %s\n", STAT_NOT_SUPPORTED, runs[r].unsupported[i]);
 		}
 }
 

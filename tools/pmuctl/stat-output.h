@@ -68,6 +68,8 @@ void stat_print_prefix(FILE *out, const struct stat_run *run, enum stat_format f
  */
 void stat_print_metric_only(FILE *out, const struct stat_run *runs, int n, enum stat_format f,
 			    const char *sep);
+/* The clock the software lines' rates are of: a command's task-clock, -a's cpu-clock. */
+enum stat_software stat_print_clock(const struct stat_run *run);
 /*
  * Software count @sw of @run: its value as the table shows it in @value,
  * its unit ("msec" or ""), and its metric: CPUs utilized for task-clock,

@@ -36,6 +36,7 @@
 #include "stat-options.h"
 #include "stat-output.h"
 #include "stat-passes.h"
+#include "stat-system.h"
 #include "stat-workload.h"
 
 static const char *const default_events[] = { "cycles", "instructions" };
@@ -192,8 +193,11 @@ out:
 static int count_command(struct measurement *m, struct armpmu_counts *counts, double *t0)
 {
 	struct stat_files task_files = { 0 }, *files = &m->files;
-	struct stat_usage usage;
+	struct stat_usage usage, cpus = { 0 };
+	struct stat_system sys_before, sys_after;
 	bool delayed = m->o->delay_ms > 0;
+	/* -a's context switches and page faults: the system's, from start to stop. */
+	bool system = m->run.software & ~(1U << SW_CPU_CLOCK);
 	int err, ret;
 
 	ret = stat_workload_prepare(&m->command);
@@ -217,6 +221,7 @@ static int count_command(struct measurement *m, struct armpmu_counts *counts, do
 	}
 	if (delayed)
 		fprintf(stderr, "Events disabled\n");
+	system = system && !delayed && !task_mode(&m->run) && !stat_system_read(&sys_before);
 	*t0 = now();
 	stat_workload_release(&m->command);
 	if (delayed && !stat_workload_wait(&m->command, m->o->delay_ms)) {
@@ -232,6 +237,7 @@ static int count_command(struct measurement *m, struct armpmu_counts *counts, do
 		print_intervals(m, files, *t0);
 	ret = stat_workload_finish(&m->command, &m->run.status, &m->run.signal, &usage);
 	stat_files_each(files, pmudev_stop);
+	system = system && !stat_system_read(&sys_after);
 	if (ret) {
 		m->workload_failed = true;
 		goto close;
@@ -243,6 +249,15 @@ static int count_command(struct measurement *m, struct armpmu_counts *counts, do
 		m->run.disturbed = true;
 	else if (err)
 		ret = fail("cannot read the counters: %s", pmudev_strerror(err));
+	if (!task_mode(&m->run) && m->run.software) {
+		/* Lines without a source are not printed, never as 0. */
+		if (system)
+			stat_system_delta(&sys_before, &sys_after, &cpus);
+		else
+			m->run.software &= 1U << SW_CPU_CLOCK;
+		cpus.value[SW_CPU_CLOCK] = (double)counts->time_enabled / 1e6;
+		stat_counts_add_software(&m->run, &cpus);
+	}
 close:
 	stat_files_close(&task_files);
 	return ret;
@@ -472,6 +487,12 @@ int cmd_stat(int argc, char **argv)
 		if (m.run.target == TARGET_COMMAND && !o.interval_ms && !o.delay_ms)
 			m.events.software = 1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
 					    1U << SW_PAGE_FAULTS;
+		/* -a's, from the CPU files' times and /proc; -C has only cpu-clock. */
+		if (m.run.target == TARGET_ALL_CPUS && !o.interval_ms && !o.delay_ms && !o.no_aggr)
+			m.events.software = 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
+					    1U << SW_PAGE_FAULTS;
+		if (m.run.target == TARGET_CPU && !o.interval_ms && !o.delay_ms && !o.no_aggr)
+			m.events.software = 1U << SW_CPU_CLOCK;
 	}
 	m.run.software = m.events.software;
 	if (m.run.target != TARGET_PROCESS) {
