@@ -228,6 +228,27 @@ expect 0 "^[0-9]+,,$pmu/event=0x11/u,[0-9]+,100\\.00,,\$" "-e $pmu/event=0x11/u:
 	pmuctl stat -x, -e "$pmu/event=0x11/u" -- true
 expect 1 "$other/event=0x11/: that PMU is a" "-e $other/...: another core's PMU is refused" \
 	pmuctl stat -e "$other/event=0x11/" -- true
+# --passes: more events than counters, the command run once per set that
+# fits (each pass also counting INST_RETIRED, to check they ran alike).
+expect 1 'armpmu does not multiplex yet; --passes counts them exactly' \
+	"more events than counters without --passes: refused, naming --passes" \
+	pmuctl stat -e "$too_many" -- true
+expect 0 "\\(2 passes, with its threads and children, $core\\)" \
+	"--passes: $((counters + 1)) events in 2 passes, said in the header" \
+	as_lab pmuctl stat --passes -e "$too_many" -- exact-loop
+check "  a line for each event, without perf's percentage (each exact in its pass)" \
+	[ "$(grep -Ec '^ +[0-9,]+ +CPU_CYCLES:u$' "$out")" = $((counters + 1)) ]
+check "  and a note of the passes, and whether they ran alike" \
+	grep -Eq '^ Counted in 2 passes of the command, each exact' "$out"
+expect 0 '^[0-9]+,,CPU_CYCLES:u,[0-9]+,100\.00,,$' "--passes -x,: perf's fields, counted all of the time" \
+	as_lab pmuctl stat --passes -x, -e "$too_many" -- exact-loop
+check "  a line for each event, each a number" \
+	[ "$(grep -Ec '^[1-9][0-9]*,,CPU_CYCLES:u,[0-9]+,100\.00,,$' "$out")" = $((counters + 1)) ]
+expect 0 '^ +[0-9,]+ +CPU_CYCLES$' "--passes with events that fit: one pass, as without" \
+	pmuctl stat --passes -e CPU_CYCLES -- true
+check "  and no note of passes" absent 'passes' "$out"
+expect 2 'not with -p, -t, -C or -a' "--passes -a is refused" pmuctl stat --passes -a -e cycles -- true
+expect 2 'no -r, -I or -D' "--passes -r 2 is refused" pmuctl stat --passes -r 2 -e cycles -- true
 # -o's header and --append.
 pmuctl stat -o /tmp/counts -e cycles -- true >/dev/null 2>&1
 check "-o: perf's '# started on' header first" grep -Eq '^# started on [A-Z][a-z]{2} ' /tmp/counts
@@ -261,6 +282,30 @@ if [ "$ncpus" -gt 1 ]; then
 	expect 0 '^CPU1,[0-9]+,,cycles,[0-9]+,100\.00,,$' "root: -A -x,: the CPU as perf's first field" \
 		pmuctl stat -A -a -x, -e cycles -- true
 fi
+# -a's default software lines, as perf's: cpu-clock from the CPU files'
+# time, context switches and page faults from the system's totals (/proc).
+expect 0 '^ +[0-9]+\.[0-9]{2} msec cpu-clock +#  +[0-9]+\.[0-9]{3} CPUs utilized$' \
+	"root: -a: perf's cpu-clock line, CPUs utilized" pmuctl stat -a -- sleep 0.3
+check "  context-switches, with a rate of cpu-clock" \
+	grep -Eq '^ +[0-9]+ +context-switches +#  +[0-9.]+ [KM]?/sec$' "$out"
+check "  page-faults, with a rate" grep -Eq '^ +[0-9]+ +page-faults +#  +[0-9.]+ [KM]?/sec$' "$out"
+check "  no task-clock, cpu-migrations or user and sys seconds (as perf -a; no source)" \
+	absent 'task-clock|cpu-migrations|seconds user' "$out"
+cc=$(awk '/msec cpu-clock/ { print $1 }' "$out")
+el=$(awk '/seconds time elapsed/ { print $1 }' "$out")
+cs=$(awk '/context-switches/ { print $1 }' "$out")
+check "  cpu-clock ($cc ms) is the time elapsed ($el s) on each of $ncpus CPUs, within 20%" \
+	awk "BEGIN { t = $el * $ncpus * 1000; exit !($cc >= 0.8 * t && $cc <= 1.2 * t) }"
+check "  sleep's own switches at least ($cs)" [ "$cs" -ge 1 ]
+expect 0 '^[0-9]+\.[0-9]{2},msec,cpu-clock,[0-9]+,100\.00,[0-9]+\.[0-9]{3},CPUs utilized$' \
+	"root: -a -x,: cpu-clock in perf's fields" pmuctl stat -a -x, -- true
+expect 0 '^ +[0-9]+\.[0-9]{2} msec cpu-clock ' "root: -C 0: cpu-clock" pmuctl stat -C 0 -- true
+check "  alone: /proc keeps no context switches or page faults per CPU" \
+	absent 'context-switches|page-faults' "$out"
+expect 2 'not per CPU' "-C 0 -e context-switches is refused, saying why" \
+	pmuctl stat -C 0 -e context-switches -- true
+expect 2 'with -C or -a' "-e cpu-clock of a command is refused (its time is task-clock)" \
+	pmuctl stat -e cpu-clock -- true
 # -p and -t lists.
 spin 300000000 &
 s1=$!
@@ -538,6 +583,43 @@ if [ -n "$icount" ]; then
 		[ "$one" = $((200000 + exact)) ]
 	check "and with twice the loop, 400000 + $exact ($two)" [ "$two" = $((400000 + exact)) ]
 	check "--no-calibrate changes nothing ($raw)" [ "$raw" = "$one" ]
+	# --passes: under icount a user cycle is a user instruction, so every
+	# pass's CPU_CYCLES:u is exactly exact-loop's instructions.
+	evs=CPU_CYCLES:u
+	i=0
+	while [ $i -lt "$counters" ]; do
+		evs=$evs,CPU_CYCLES:u
+		i=$((i + 1))
+	done
+	as_lab pmuctl stat --passes -x, -e "$evs" -- exact-loop >"$out" 2>&1
+	status=$?
+	vals=$(cut -d, -f1 "$out" | sort -u | tr '\n' ' ')
+	echo "# --passes, $((counters + 1)) x CPU_CYCLES:u of exact-loop: $vals"
+	check "--passes: $((counters + 1)) CPU_CYCLES:u in 2 passes, each exactly $((200000 + exact)) ($vals)" \
+		[ "$status" = 0 -a "$vals" = "$((200000 + exact)) " -a "$(grep -c CPU_CYCLES "$out")" = $((counters + 1)) ]
+	as_lab pmuctl stat --passes -e "$evs" -- exact-loop >"$out" 2>&1
+	check "  the reference, INST_RETIRED:u, exactly that in both passes: they ran alike" \
+		grep -Eq "^ 200,00$exact in every pass: the passes ran alike" "$out"
+	# A command that runs a longer loop each time it is run.
+	printf '%s\n' '#!/bin/sh' 'n=$(cat /tmp/pass.n 2>/dev/null || echo 0)' \
+		'echo $((n + 1)) >/tmp/pass.n' 'i=0' 'while [ $i -lt $n ]; do i=$((i + 1)); done' \
+		>/tmp/vary.sh
+	chmod 755 /tmp/vary.sh
+	rm -f /tmp/pass.n
+	expect 1 '--passes: INST_RETIRED:u differed between the 2 passes' \
+		"--passes of a command that differs each run: exit status 1, said" \
+		as_lab pmuctl stat --passes -x, -e "$evs" -- /tmp/vary.sh
+	rm -f /tmp/pass.n
+	expect 1 '^ Not one program: INST_RETIRED:u counted from [0-9,]+ to [0-9,]+ across the 2 passes' \
+		"  and the table's note says it" as_lab pmuctl stat --passes -e "$evs" -- /tmp/vary.sh
+	# A group is never split; one with no counter left for the reference is refused.
+	expect 1 "with one kept in each pass for INST_RETIRED:u" \
+		"--passes: a group of all $counters counters and no INST_RETIRED:u is refused, saying why" \
+		as_lab pmuctl stat --passes -e "{${evs#CPU_CYCLES:u,}}" -- true
+	grp=$(echo "${evs#CPU_CYCLES:u,}" | sed 's/CPU_CYCLES:u$/INST_RETIRED:u/')
+	expect 0 '\(2 passes, ' "  with INST_RETIRED:u in it, that group is its pass's reference" \
+		as_lab pmuctl stat --passes -e "CPU_CYCLES:u,{$grp}" -- exact-loop
+	check "  exact in both passes" [ "$(grep -Ec "^ +200,00$exact +(CPU_CYCLES|INST_RETIRED):u( |\$)" "$out")" = $((counters + 1)) ]
 	# -I: the intervals' counts add up to the whole run's, exactly.
 	whole=$(stat_u -- spin 30000000)
 	parts=$(as_lab pmuctl stat -I 10 -x, -e instructions:u -- spin 30000000 2>&1 |

@@ -10,7 +10,7 @@
  *
  *   stat-output-unit              the tests
  *   stat-output-unit --print csv|csv-r|json|json-r|csv-nc|json-nc|table
- *                    [-I] [-A] [--metric-only] [--software] [--no-metrics]
+ *                    [-I] [-A] [--metric-only] [--software | --system] [--no-metrics]
  *                    [-o FILE [--append]]
  *                                 a made-up run's lines in that format
  *                                 (-nc: counted during 0% of the time), for
@@ -29,26 +29,31 @@
 #include "stat-output.h"
 #include "tap.h"
 
+/* Each run's ns enabled, in the made-up runs. */
+#define ENABLED	5000
+
+/* A counter of @values, one a run, each counted @running ns of ENABLED. */
 static void add_counter(struct stat_run *run, const char *name, uint32_t event,
-			const double *values)
+			const double *values, uint64_t running)
 {
 	struct counter *c = &run->counters[run->ncounters++];
 
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->idx = event == ARMPMU_EV_CPU_CYCLES ? ARMPMU_CYCLE_COUNTER : (unsigned int)run->ncounters;
 	c->event = event;
-	for (int r = 0; r < run->runs; r++) {
-		c->sum += values[r];
-		c->sumsq += values[r] * values[r];
-	}
+	for (int r = 0; r < run->runs; r++)
+		stat_counts_add_counter(c, (uint64_t)values[r], ENABLED, running);
 }
 
 /*
  * A run of @runs (1 or 3): cycles, instructions, branches and their
- * mispredicts, and STALL_FRONTEND not supported. With 3 runs each count
- * is its value, +10% and -10%: a relative standard deviation of 10%.
+ * mispredicts, and STALL_FRONTEND not supported, each counted @running[i]
+ * ns of every run's ENABLED (NULL: all of it), the file @file_running.
+ * With 3 runs each count is its value, +10% and -10%: a relative standard
+ * deviation of 10%.
  */
-static void made_up_run(struct stat_run *run, int runs)
+static void made_up_partial(struct stat_run *run, int runs, const uint64_t *running,
+			    uint64_t file_running)
 {
 	static const double spread[3] = { 1, 1.1, 0.9 };
 	static const struct { const char *name; uint32_t event; double value; } counts[] = {
@@ -62,14 +67,21 @@ static void made_up_run(struct stat_run *run, int runs)
 	memset(run, 0, sizeof(*run));
 	run->runs = runs;
 	run->elapsed = 0.001 * runs;
-	run->time_enabled = run->time_running = 5000ULL * (unsigned int)runs;
+	run->time_enabled = (uint64_t)ENABLED * (unsigned int)runs;
+	run->time_running = file_running * (unsigned int)runs;
 	run->info.midr = 0x410fd083;
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		for (int r = 0; r < runs; r++)
 			v[r] = counts[i].value * (runs > 1 ? spread[r] : 1);
-		add_counter(run, counts[i].name, counts[i].event, v);
+		add_counter(run, counts[i].name, counts[i].event, v,
+			    running ? running[i] : file_running);
 	}
 	run->unsupported[run->nunsupported++] = "STALL_FRONTEND";
+}
+
+static void made_up_run(struct stat_run *run, int runs)
+{
+	made_up_partial(run, runs, NULL, ENABLED);
 }
 
 enum format { CSV, JSON, TABLE };
@@ -273,24 +285,83 @@ static void test_untrusted(void)
 	run.disturbed = true;
 	expect_no_numbers(&run, &disturbed);
 	/* A counted thread executed a set-user-ID program and was let go. */
-	made_up_run(&run, 1);
+	made_up_partial(&run, 1, NULL, 1250);
 	run.exec_left = true;
-	run.time_running = 1250;
 	expect_no_numbers(&run, &exec_left);
 
-	made_up_run(&run, 1);
-	run.time_running = 1250;
+	made_up_partial(&run, 1, NULL, 1250);
 	text = render(&run, CSV);
-	expect_line(text, 1, "1000,,INST_RETIRED:u,1250,25.00,0.50,insn per cycle",
-		    "counted a quarter of the time: runtime and 25.00 in perf's columns");
+	expect_line(text, 0, "8000,,cycles,1250,25.00,,",
+		    "counted a quarter of the time: scaled x4, runtime and 25.00 in perf's columns");
+	expect_line(text, 1, "4000,,INST_RETIRED:u,1250,25.00,0.50,insn per cycle",
+		    "  and the metric from the scaled counts");
 	free(text);
 	text = render(&run, JSON);
-	tap_check(strstr(text, "\"event-runtime\" : 1250, \"pcnt-running\" : 25.00") != NULL,
+	tap_check(strstr(text, "\"counter-value\" : \"4000.000000\", \"unit\" : \"\", \"event\" : \"INST_RETIRED:u\", \"event-runtime\" : 1250, \"pcnt-running\" : 25.00") != NULL,
 		  "  and in --json", "%s", text);
 	free(text);
 	text = render(&run, TABLE);
-	tap_check(strstr(text, "(25.00%)") && strstr(text, "Incomplete: counted 25.00%"),
-		  "  and the table flags each count and says why", "%s", text);
+	tap_check(strstr(text, "             4,000      INST_RETIRED:u                   #    0.50  insn per cycle           (25.00%)\n") &&
+		  strstr(text, "Incomplete: counted 25.00%") && strstr(text, "scaled up"),
+		  "  and the table shows perf's (25.00%) after the metric, and says why", "%s", text);
+	free(text);
+}
+
+/*
+ * Each count its own share of the time (the driver's multiplexing, or
+ * counters loaded part of the time): scaled by its own, perf's column of
+ * its own, the metrics from the scaled counts, and one never counted
+ * <not counted> with no metric from it, the others numbers.
+ */
+static void test_scaled(void)
+{
+	/* cycles, INST_RETIRED:u, BR_MIS_PRED, BR_PRED */
+	static const uint64_t thirds[] = { ENABLED, ENABLED * 2 / 3, ENABLED / 2, ENABLED / 4 };
+	static const uint64_t one_missed[] = { ENABLED, 0, ENABLED / 2, ENABLED / 2 };
+	struct stat_run run;
+	char *text, want[128];
+
+	made_up_partial(&run, 1, thirds, ENABLED);
+	text = render(&run, CSV);
+	expect_line(text, 0, "2000,,cycles,5000,100.00,,", "per count: one counted throughout, unscaled");
+	expect_line(text, 1, "1500,,INST_RETIRED:u,3333,66.00,0.75,insn per cycle",
+		    "  2/3 of the time: scaled (truncated), perf's whole percent, IPC of the scaled counts");
+	expect_line(text, 2, "20,,BR_MIS_PRED,2500,50.00,0.0250,mispredicts per branch",
+		    "  a metric of two scaled counts, each by its own share");
+	free(text);
+	text = render(&run, TABLE);
+	tap_check(strstr(text, "             2,000      cycles\n") &&
+		  strstr(text, "             1,500      INST_RETIRED:u                   #    0.75  insn per cycle           (66.66%)\n") &&
+		  strstr(text, "  (50.00%)\n") && strstr(text, "  (25.00%)\n"),
+		  "  table: no column for the one counted throughout, each share to two places (66.66%)", "%s", text);
+	free(text);
+	text = render(&run, JSON);
+	tap_check(strstr(text, "\"counter-value\" : \"1500.000000\", \"unit\" : \"\", \"event\" : \"INST_RETIRED:u\", \"event-runtime\" : 3333, \"pcnt-running\" : 66.00, \"metric-value\" : 0.750000") != NULL,
+		  "  --json: its own runtime and share", "%s", text);
+	free(text);
+
+	made_up_partial(&run, 1, one_missed, ENABLED);
+	text = render(&run, CSV);
+	expect_line(text, 1, "<not counted>,,INST_RETIRED:u,0,0.00,,",
+		    "never counted, the others counted: <not counted>, runtime 0, no IPC");
+	expect_line(text, 2, "20,,BR_MIS_PRED,2500,50.00,0.0500,mispredicts per branch",
+		    "  the others' metrics still come out");
+	tap_check(!strstr(text, "per 1000 insns"), "  no metric of it as an input", "%s", text);
+	free(text);
+	text = render(&run, TABLE);
+	/* perf's event column of 25 on such a line, its blank metric of 35. */
+	snprintf(want, sizeof(want), "     <not counted>      %-25s%35s  (0.00%%)\n",
+		 "INST_RETIRED:u", "");
+	tap_check(strstr(text, want) &&
+		  !strstr(text, "insn per cycle"),
+		  "  table: <not counted> with perf's (0.00%), no IPC", "%s", text);
+	free(text);
+	/* Three runs, one of which never counted it: no mean of the others. */
+	made_up_partial(&run, 3, NULL, ENABLED);
+	stat_counts_add_counter(&run.counters[1], 0, ENABLED, 0);
+	text = render(&run, CSV);
+	expect_line(text, 1, "<not counted>,,INST_RETIRED:u,5.77%,5000,75.00,,",
+		    "-r 3: a run that never counted it makes it <not counted>");
 	free(text);
 }
 
@@ -303,10 +374,7 @@ static void test_not_counted(void)
 	struct stat_run run;
 	char *text;
 
-	made_up_run(&run, 1);
-	for (int i = 0; i < run.ncounters; i++)
-		run.counters[i].sum = run.counters[i].sumsq = 0;
-	run.time_running = 0;
+	made_up_partial(&run, 1, NULL, 0);
 	text = render(&run, CSV);
 	expect_line(text, 0, "<not counted>,,cycles,0,0.00,,",
 		    "0% counted, -x,: <not counted>, runtime 0, 0.00% counted");
@@ -322,16 +390,18 @@ static void test_not_counted(void)
 		    "0% counted, --json: counter-value \"<not counted>\", no metric");
 	free(text);
 	text = render(&run, TABLE);
-	tap_check(strstr(text, "      <not counted>      cycles") &&
-		  strstr(text, "      <not counted>      INST_RETIRED:u") &&
+	tap_check(strstr(text, "     <not counted>      cycles") &&
+		  strstr(text, "     <not counted>      INST_RETIRED:u") &&
 		  !strstr(text, "insn per cycle") && !strstr(text, "        0      ") &&
 		  strstr(text, "Not counted: the threads ran"),
 		  "0% counted, table: <not counted>, no metric, and why", "%s", text);
 	free(text);
 	/* Nothing ran while started (an exec that never came): the same. */
 	run.time_enabled = 0;
+	for (int i = 0; i < run.ncounters; i++)
+		run.counters[i].time_enabled = 0;
 	text = render(&run, TABLE);
-	tap_check(strstr(text, "      <not counted>      cycles") &&
+	tap_check(strstr(text, "     <not counted>      cycles") &&
 		  strstr(text, "Not counted: no counted thread ran"),
 		  "no time at all: <not counted>, and why", "%s", text);
 	free(text);
@@ -366,13 +436,13 @@ static void test_table(void)
 
 	made_up_run(&run, 1);
 	text = render(&run, TABLE);
-	tap_check(strstr(text, "              1,000      INST_RETIRED:u                   #    0.50  insn per cycle\n") != NULL,
+	tap_check(strstr(text, "             1,000      INST_RETIRED:u                   #    0.50  insn per cycle\n") != NULL,
 		  "table: IPC after '#' on the instructions line", "%s", text);
-	/* Under the metric column: 58 columns in, as the first metric. */
-	snprintf(below, sizeof(below), "\n%58s#   10.00  mispredicts per 1000 insns\n", "");
+	/* Under the metric column: 57 columns in (perf's #, at 58), as the first metric. */
+	snprintf(below, sizeof(below), "\n%57s#   10.00  mispredicts per 1000 insns\n", "");
 	tap_check(strstr(text, below) != NULL,
 		  "table: a further metric below, after '#'", "%s", text);
-	tap_check(strstr(text, "    <not supported>      STALL_FRONTEND\n") != NULL,
+	tap_check(strstr(text, "   <not supported>      STALL_FRONTEND\n") != NULL,
 		  "table: <not supported>", "%s", text);
 	free(text);
 }
@@ -453,7 +523,8 @@ static void test_groups(void)
  * FORMAT one of csv, csv-r, json, json-r, csv-nc, json-nc (counted 0% of
  * the time), table: -I two intervals, each with its header where
  * pmuctl prints one; -A, CPUs 0 and 1; --software, the task-clock and
- * page-faults lines first; --no-metrics, cycles alone (no metric); -o,
+ * page-faults lines first; --system, -a's cpu-clock, context-switches
+ * and page-faults lines first; --no-metrics, cycles alone (no metric); -o,
  * into FILE after its header, as pmuctl stat -o writes it.
  */
 static int print(int argc, char **argv)
@@ -469,7 +540,7 @@ static int print(int argc, char **argv)
 		return 2;
 	made_up_run(&runs[0], strstr(what, "-r") ? 3 : 1);
 	if (strstr(what, "-nc"))
-		runs[0].time_running = 0;
+		made_up_partial(&runs[0], runs[0].runs, NULL, 0);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-I")) {
 			intervals = true;
@@ -486,6 +557,17 @@ static int print(int argc, char **argv)
 			runs[0].software = 1U << SW_TASK_CLOCK | 1U << SW_PAGE_FAULTS;
 			for (int r = 0; r < runs[0].runs; r++)
 				stat_counts_add_usage(&runs[0], &u);
+		} else if (!strcmp(argv[i], "--system")) {
+			/* -a's: cpu-clock of 2 CPUs, the system's switches and faults. */
+			struct stat_usage u = { 0 };
+
+			u.value[SW_CPU_CLOCK] = 2.1;
+			u.value[SW_CONTEXT_SWITCHES] = 120;
+			u.value[SW_PAGE_FAULTS] = 50;
+			runs[0].software = 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
+					   1U << SW_PAGE_FAULTS;
+			for (int r = 0; r < runs[0].runs; r++)
+				stat_counts_add_software(&runs[0], &u);
 		} else if (!strcmp(argv[i], "--no-metrics")) {
 			runs[0].ncounters = 1;
 			runs[0].nunsupported = 0;
@@ -531,6 +613,7 @@ int main(int argc, char **argv)
 	tap_init();
 	test_layouts();
 	test_untrusted();
+	test_scaled();
 	test_not_counted();
 	test_status();
 	test_table();

@@ -12,15 +12,28 @@ static uint64_t value_of(const struct counter *c, const struct armpmu_counts *co
 	return c->idx == ARMPMU_CYCLE_COUNTER ? counts->cycles : counts->events[c->idx];
 }
 
+void stat_counts_add_counter(struct counter *c, uint64_t value, uint64_t enabled,
+			     uint64_t running)
+{
+	double v = (double)value;
+
+	c->time_enabled += enabled;
+	c->time_running += running;
+	if (!running) {
+		c->missed = true;
+		return;
+	}
+	if (running < enabled)
+		v = floor(v * (double)enabled / (double)running);
+	c->sum += v;
+	c->sumsq += v * v;
+}
+
 void stat_counts_add(struct stat_run *run, const struct armpmu_counts *counts)
 {
-	for (int i = 0; i < run->ncounters; i++) {
-		struct counter *c = &run->counters[i];
-		double v = (double)value_of(c, counts);
-
-		c->sum += v;
-		c->sumsq += v * v;
-	}
+	for (int i = 0; i < run->ncounters; i++)
+		stat_counts_add_counter(&run->counters[i], value_of(&run->counters[i], counts),
+					counts->time_enabled, counts->time_running);
 	if (counts->flags & ARMPMU_COUNTS_EXEC_LEFT)
 		run->exec_left = true;
 	run->time_enabled += counts->time_enabled;
@@ -28,12 +41,17 @@ void stat_counts_add(struct stat_run *run, const struct armpmu_counts *counts)
 	run->runs++;
 }
 
-void stat_counts_add_usage(struct stat_run *run, const struct stat_usage *u)
+void stat_counts_add_software(struct stat_run *run, const struct stat_usage *u)
 {
 	for (int k = 0; k < SW_COUNT; k++) {
 		run->sw_sum[k] += u->value[k];
 		run->sw_sumsq[k] += u->value[k] * u->value[k];
 	}
+}
+
+void stat_counts_add_usage(struct stat_run *run, const struct stat_usage *u)
+{
+	stat_counts_add_software(run, u);
 	run->user += u->user;
 	run->sys += u->sys;
 	run->usage = true;
@@ -104,6 +122,33 @@ bool stat_counts_incomplete(const struct stat_run *run)
 bool stat_counts_numbers(const struct stat_run *run)
 {
 	return run->runs && run->time_running && !run->disturbed && !run->exec_left;
+}
+
+bool stat_counts_counted(const struct stat_run *run, const struct counter *c)
+{
+	return stat_counts_numbers(run) && c->time_running && !c->missed;
+}
+
+bool stat_counts_scaled(const struct counter *c)
+{
+	return c->time_running < c->time_enabled;
+}
+
+double stat_counts_running(const struct counter *c)
+{
+	return c->time_enabled ? 100.0 * (double)c->time_running / (double)c->time_enabled : 0;
+}
+
+unsigned long long stat_counts_runtime(const struct stat_run *run, const struct counter *c)
+{
+	return run->runs ? c->time_running / (unsigned int)run->runs : 0;
+}
+
+double stat_counts_pcnt(const struct counter *c)
+{
+	if (c->time_running == c->time_enabled)
+		return 100;
+	return (double)(100 * c->time_running / c->time_enabled);
 }
 
 const struct counter *stat_counts_counter(const struct stat_run *run, uint32_t event)

@@ -7,9 +7,9 @@
  * work from a struct stat_run alone.
  *
  * pmuctl stat's files, lowest first, each calling only those before it:
- * stat-counts.c, stat-metrics.c (the metric tables), stat-output.c (the
- * printers), stat-workload.c (the command's process), stat-files.c (the
- * device's files), stat.c (the options and the run).
+ * stat-counts.c, stat-metrics.c (the metric tables), stat-output.c and
+ * stat-fields.c (the printers), stat-workload.c (the command's process),
+ * stat-files.c (the device's files), stat.c (the options and the run).
  */
 #ifndef PMUCTL_STAT_COUNTS_H
 #define PMUCTL_STAT_COUNTS_H
@@ -34,12 +34,14 @@ enum target {
 };
 
 /*
- * perf's software events pmuctl measures from the command's resource
- * usage (wait4's), from its exec to its end, with its reaped children:
- * only for a command (not -p, -C, -a). cpu-migrations has no source
- * there: it is not printed, never as 0.
+ * perf's software events pmuctl measures: for a command from its resource
+ * usage (wait4's), from its exec to its end, with its reaped children;
+ * for -a (stat-system.c) cpu-clock from the CPU files' time enabled and
+ * the rest from the system's totals in /proc; for -C cpu-clock alone.
+ * cpu-migrations has no source: it is not printed, never as 0.
  */
 enum stat_software {
+	SW_CPU_CLOCK,		/* -a, -C: ms the CPUs were counted, summed */
 	SW_TASK_CLOCK,		/* ms of CPU time, user and system */
 	SW_CONTEXT_SWITCHES,	/* voluntary and involuntary */
 	SW_CPU_MIGRATIONS,
@@ -59,7 +61,10 @@ struct counter {
 	unsigned int idx;	/* event counter, or ARMPMU_CYCLE_COUNTER */
 	char name[96];		/* a copy: the file that named it may be closed */
 	uint32_t event;		/* what it counts, for the metrics */
-	double sum, sumsq;	/* over the runs */
+	double sum, sumsq;	/* over the runs, each scaled as perf scales it */
+	/* Its own times, summed over runs and files: ns enabled, ns counted. */
+	uint64_t time_enabled, time_running;
+	bool missed;		/* a run counted it during none of its time */
 };
 
 /* One measurement: a command's runs, or a process, or CPUs. */
@@ -97,13 +102,31 @@ struct stat_run {
 	int line_cpu;
 	bool metric_only;	/* --metric-only */
 	uint64_t time_enabled, time_running;	/* summed over runs and files */
+	/* --passes: how many runs of the command, and their reference's counts. */
+	int passes;
+	const char *reference;	/* its spec ("0x8:u") */
+	double reference_min, reference_max;
 };
 
-/* Adds one run's counts (the sum of its files') to @run. */
+/*
+ * Adds one run's counts (the sum of its files') to @run, each counter
+ * with the files' times (summed too): what each counter counted while
+ * its file was loaded.
+ */
 void stat_counts_add(struct stat_run *run, const struct armpmu_counts *counts);
+/*
+ * Adds one run's @value of @c, counted @running ns of the @enabled ns its
+ * threads (or CPUs) ran, scaled up to @enabled as perf scales (value x
+ * enabled / running, truncated) when @running is less; never counted
+ * (@running 0) adds nothing, and marks @c missed.
+ */
+void stat_counts_add_counter(struct counter *c, uint64_t value, uint64_t enabled,
+			     uint64_t running);
 
-/* Adds one run's resource usage to @run's software counts. */
+/* Adds one run's resource usage to @run's software counts, and its user and sys. */
 void stat_counts_add_usage(struct stat_run *run, const struct stat_usage *u);
+/* Adds one run's software counts alone (-a, -C: no user and sys). */
+void stat_counts_add_software(struct stat_run *run, const struct stat_usage *u);
 /* Adds one run's elapsed seconds. */
 void stat_counts_add_elapsed(struct stat_run *run, double seconds);
 /* The mean of software count @sw, and its relative standard deviation in %. */
@@ -130,6 +153,22 @@ bool stat_counts_incomplete(const struct stat_run *run);
  * every program the command executed.
  */
 bool stat_counts_numbers(const struct stat_run *run);
+/*
+ * Whether @c's mean is a number to print: @run's counts are (not
+ * disturbed, of every program) and @c was counted during some of the time
+ * of every run.
+ */
+bool stat_counts_counted(const struct stat_run *run, const struct counter *c);
+/* Whether @c was counted during only part of the time: its mean is scaled. */
+bool stat_counts_scaled(const struct counter *c);
+/* @c's share of the time counted, in %, as the table shows it. */
+double stat_counts_running(const struct counter *c);
+/*
+ * -x's and -j's two columns: @c's ns counted per run, and its share of the
+ * time in whole percent, as perf computes it (100 when counted throughout).
+ */
+unsigned long long stat_counts_runtime(const struct stat_run *run, const struct counter *c);
+double stat_counts_pcnt(const struct counter *c);
 /* The first counter of @event, or NULL. */
 const struct counter *stat_counts_counter(const struct stat_run *run, uint32_t event);
 

@@ -17,6 +17,7 @@
 static const struct {
 	const char *name, *alias;
 } software[SW_COUNT] = {
+	[SW_CPU_CLOCK] = { "cpu-clock", NULL },
 	[SW_TASK_CLOCK] = { "task-clock", NULL },
 	[SW_CONTEXT_SWITCHES] = { "context-switches", "cs" },
 	[SW_CPU_MIGRATIONS] = { "cpu-migrations", "migrations" },
@@ -248,8 +249,7 @@ int stat_events_add(struct stat_events *ev, char *arg)
 	return 0;
 }
 
-/* Whether @spec is the alias "cycles", which takes the cycle counter. */
-static bool is_cycles(const char *spec)
+bool stat_events_is_cycles(const char *spec)
 {
 	size_t n = strcspn(spec, ":");
 
@@ -272,7 +272,7 @@ int stat_events_check(const struct stat_events *ev, const struct armpmu_info *in
 			if (ev->group_of[i] != g)
 				continue;
 			members++;
-			if (is_cycles(ev->specs[i]) && !cycles)
+			if (stat_events_is_cycles(ev->specs[i]) && !cycles)
 				cycles = true;
 			else
 				need++;

@@ -47,6 +47,9 @@ int stat_events_add(struct stat_events *ev, char *arg);
  */
 int stat_events_check(const struct stat_events *ev, const struct armpmu_info *info);
 
+/* Whether @spec is the alias "cycles", which takes the cycle counter. */
+bool stat_events_is_cycles(const char *spec);
+
 /* The name of software event @sw as perf prints it ("task-clock"). */
 const char *stat_events_software_name(enum stat_software sw);
 

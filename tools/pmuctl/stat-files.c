@@ -62,7 +62,7 @@ static int program_first(struct pmudev *pmu, struct stat_events *ev, struct stat
 
 		idx = pmudev_add_event(pmu, spec);
 		if (idx == -ENOSPC)
-			return fail("%d events, but a %s has %u event counters, and the cycle counter for 'cycles': armpmu does not multiplex; count them in several runs",
+			return fail("%d events, but a %s has %u event counters, and the cycle counter for 'cycles': armpmu does not multiplex yet; --passes counts them exactly, running the command once per set that fits",
 				    ev->nspecs, core_name(info), info->num_counters);
 		if (idx == -ENOENT && ev->defaults) {
 			run->unsupported[run->nunsupported++] = spec;

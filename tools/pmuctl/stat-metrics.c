@@ -51,7 +51,7 @@ bool stat_metric_value(const struct stat_run *run, const struct stat_metric *m, 
 	const struct counter *den = stat_counts_counter(run, m->den);
 	double d;
 
-	if (!num || !den || !stat_counts_numbers(run))
+	if (!num || !den || !stat_counts_counted(run, num) || !stat_counts_counted(run, den))
 		return false;
 	d = stat_counts_mean(run, den);
 	*value = d > 0 ? stat_counts_mean(run, num) * m->scale / d : 0;
@@ -120,7 +120,7 @@ int stat_metric_group_check(const struct stat_group *g, const struct armpmu_info
 		return -ENOENT;
 	}
 	if (need > info->num_counters) {
-		snprintf(why, len, "-M %s needs %u event counters, but a %s has %u (armpmu does not multiplex): ask for a smaller group",
+		snprintf(why, len, "-M %s needs %u event counters, but a %s has %u (armpmu does not multiplex yet): ask for a smaller group, or count it exactly with --passes",
 			 g->name, need, core_name(info), info->num_counters);
 		return -ENOSPC;
 	}

@@ -30,7 +30,9 @@ static void usage(void)
 	       "                      perf's PMU/event=0xNN/ (cpu, armv8_pmuv3, armv7_cortex_a7,\n"
 	       "                      ...), with :u (user mode) or :k (kernel mode); groups\n"
 	       "                      {a,b}[:u] counted together; task-clock, context-switches,\n"
-	       "                      page-faults, minor-faults, major-faults; repeatable\n"
+	       "                      page-faults, minor-faults, major-faults; with -a\n"
+	       "                      cpu-clock and the system's switches and faults (-a's\n"
+	       "                      default lines), with -C cpu-clock alone; repeatable\n"
 	       "  -M, --metrics GROUP[:u|:k]\n"
 	       "                      the events of a metric group (below), with the modifier\n"
 	       "  -r, --repeat N      run N times: means, and perf's +- (the standard deviation\n"
@@ -56,21 +58,27 @@ static void usage(void)
 	       "  -A, --no-aggr       with -C or -a: each CPU's counts on lines of their own\n"
 	       "  -o, --output FILE   write the counts to FILE, after perf's \"# started on\"\n"
 	       "      --append        append to -o's FILE\n"
+	       "      --passes        more events than counters, exactly: run COMMAND once per\n"
+	       "                      set of events that fits the counters ({} groups whole),\n"
+	       "                      each pass also counting INST_RETIRED (in the events'\n"
+	       "                      mode, else :u), which must agree between passes\n"
 	       "      --no-calibrate  accepted for old scripts; does nothing (counting starts\n"
 	       "                      at the command's exec: nothing of pmuctl's is counted)\n\n"
 	       "Metric groups (-M; refused where the core lacks an event or counters):\n");
 	stat_metric_groups_print(stdout, 2);
-	printf("\nMore events than the core has counters is refused (no multiplexing yet), and\n"
-	       "so is a group larger than the counters. :p (precise sampling) and :G, :H\n"
-	       "(KVM guest, host) are refused: armpmu counts, it does not sample. Where\n"
-	       "the threads ran but their counters could not be loaded (a whole-CPU counter\n"
-	       "or perf held the PMU) they were not counted: the counts then show the share\n"
+	printf("\nMore events than the core has counters is refused without --passes (no\n"
+	       "multiplexing yet), and so is a group larger than the counters. :p (precise\n"
+	       "sampling) and :G, :H (KVM guest, host) are refused: armpmu counts, it does\n"
+	       "not sample. Where the threads ran but their counters could not be loaded\n"
+	       "(a whole-CPU counter or perf held the PMU) they were not counted: each count\n"
+	       "is then scaled up to the whole time as perf scales it, followed by the share\n"
 	       "of the time counted; counts of none of it, and counts that cannot be\n"
 	       "trusted, are <not counted>.\n"
 	       "Exit status: COMMAND's (128+N if killed by signal N), or with -p 0; 127\n"
 	       "if COMMAND was not found, 126 if it could not be executed (no counts\n"
-	       "then); 1 if pmuctl failed or the counts are not trustworthy, 2 for a\n"
-	       "usage error.\n");
+	       "then); 1 if pmuctl failed or the counts are not trustworthy, or with\n"
+	       "--passes if the passes' INST_RETIRED differ (COMMAND does not run alike\n"
+	       "each time: its passes' counts are of different runs); 2 for a usage error.\n");
 }
 
 /* -p's and -t's comma-separated IDs into run->pid_list. */
@@ -180,7 +188,7 @@ static int parse_group(const char *arg, struct stat_events *ev)
 int stat_options_parse(int argc, char **argv, struct stat_options *o, struct stat_run *run,
 		       struct stat_events *ev)
 {
-	enum { OPT_APPEND = 256, OPT_METRIC_ONLY, OPT_NO_CALIBRATE };
+	enum { OPT_APPEND = 256, OPT_METRIC_ONLY, OPT_NO_CALIBRATE, OPT_PASSES };
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "metrics", required_argument, NULL, 'M' },
@@ -198,6 +206,7 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		{ "append", no_argument, NULL, OPT_APPEND },
 		{ "metric-only", no_argument, NULL, OPT_METRIC_ONLY },
 		{ "no-calibrate", no_argument, NULL, OPT_NO_CALIBRATE },
+		{ "passes", no_argument, NULL, OPT_PASSES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -262,6 +271,9 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		case OPT_METRIC_ONLY:
 			run->metric_only = true;
 			break;
+		case OPT_PASSES:
+			o->passes = true;
+			break;
 		case OPT_NO_CALIBRATE:
 			/* Nothing is calibrated any more: kept for old scripts. */
 			break;
@@ -288,6 +300,10 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 	} else if (optind == argc) {
 		return usage_error("no command to run");
 	}
+	if (o->passes && run->target != TARGET_COMMAND)
+		return usage_error("--passes runs the command once per set of events: not with -p, -t, -C or -a");
+	if (o->passes && (o->repeat != 1 || o->interval_ms || o->delay_ms))
+		return usage_error("--passes runs the command once per set of events: no -r, -I or -D");
 	if (o->sep && o->json)
 		return usage_error("-x and --json do not go together");
 	if (o->append && !o->output)
@@ -298,8 +314,17 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		return usage_error("-A gives one run's counts per CPU: no -r");
 	if (o->interval_ms && o->repeat != 1)
 		return usage_error("-I prints as the command runs: no -r");
-	if (ev->software && run->target != TARGET_COMMAND)
-		return usage_error("software events (task-clock, context-switches, page-faults) are measured from the command's resource usage: not with -p, -t, -C or -a");
+	if ((ev->software & 1U << SW_CPU_CLOCK) && run->target != TARGET_CPU &&
+	    run->target != TARGET_ALL_CPUS)
+		return usage_error("cpu-clock is the time whole CPUs were counted: with -C or -a (a command's time is task-clock)");
+	if ((ev->software & ~(1U << SW_CPU_CLOCK)) && run->target == TARGET_CPU)
+		return usage_error("-C: the kernel keeps context switches and page faults per process and for the whole system, not per CPU: of perf's software events only cpu-clock has a source there");
+	if ((ev->software & 1U << SW_TASK_CLOCK) && run->target == TARGET_ALL_CPUS)
+		return usage_error("-a: task-clock is a command's time; the CPUs' is cpu-clock");
+	if (ev->software && run->target == TARGET_PROCESS)
+		return usage_error("software events (task-clock, context-switches, page-faults) are measured from a command's resource usage or the system's: not with -p or -t");
+	if (ev->software && o->no_aggr)
+		return usage_error("software events are measured for all the CPUs together: not with -A");
 	if (ev->software && o->interval_ms)
 		return usage_error("software events (task-clock, ...) are measured at the command's end: not with -I");
 	return 0;

@@ -19,6 +19,7 @@ struct stat_options {
 	bool no_aggr;		/* -A: a line per CPU */
 	int interval_ms;	/* -I, or 0 */
 	int delay_ms;		/* -D, or 0 */
+	bool passes;		/* --passes: a run of the command per set of events that fits */
 };
 
 /*

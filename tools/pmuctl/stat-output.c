@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmuctl stat's printers: the human table, and perf stat's -x SEP fields
- * and -j JSON objects. A count that cannot be trusted is never shown as a
- * number: perf's "<not counted>" and "<not supported>" stand in for it,
- * and a count of a share of the time shows that share (percentage of time
- * counted).
+ * pmuctl stat's printers: the human table, -I's and --metric-only's lines,
+ * and what -x SEP and -j (stat-fields.c) share with them. A count that
+ * cannot be trusted is never shown as a number: perf's "<not counted>"
+ * and "<not supported>" stand in for it, and a count of a share of the
+ * time is scaled up to the whole, and shows that share as perf does.
  */
 #include <math.h>
 #include <signal.h>
@@ -17,10 +17,11 @@
 #include "stat-metrics.h"
 #include "stat-output.h"
 
-#define NOT_COUNTED	"<not counted>"
-#define NOT_SUPPORTED	"<not supported>"
 /* The table's event column, before a metric's '#' (perf 6.1's width). */
 #define NAME_WIDTH	32
+#define NOT_COUNTED_WIDTH	25
+/* The metric's column, before -r's variance and the share of time counted. */
+#define METRIC_WIDTH	35
 
 /* "SIGKILL (Killed)": signal @sig's name and the shell's word for it, in @buf. */
 static const char *signal_name(int sig, char *buf, size_t len)
@@ -34,26 +35,23 @@ static const char *signal_name(int sig, char *buf, size_t len)
 	return buf;
 }
 
-static unsigned long long rounded(const struct stat_run *run, const struct counter *c)
+unsigned long long stat_print_rounded(const struct stat_run *run, const struct counter *c)
 {
 	return (unsigned long long)llround(stat_counts_mean(run, c));
 }
 
-/* Where a line is, before its fields: -I's time, -A's CPU. */
-enum format { TABLE, CSV, JSON };
-
-static void print_prefix(FILE *out, const struct stat_run *run, enum format f, const char *sep)
+void stat_print_prefix(FILE *out, const struct stat_run *run, enum stat_format f, const char *sep)
 {
 	if (run->interval > 0) {
-		if (f == JSON)
+		if (f == STAT_JSON)
 			fprintf(out, "\"interval\" : %.9f, ", run->interval);
 		else
-			fprintf(out, "%16.9f%s", run->interval, f == CSV ? sep : run->per_cpu ? " " : "");
+			fprintf(out, "%16.9f%s", run->interval, f == STAT_CSV ? sep : run->per_cpu ? " " : "");
 	}
 	if (run->per_cpu) {
-		if (f == JSON)
+		if (f == STAT_JSON)
 			fprintf(out, "\"cpu\" : \"%d\", ", run->line_cpu);
-		else if (f == CSV)
+		else if (f == STAT_CSV)
 			fprintf(out, "CPU%d%s", run->line_cpu, sep);
 		else
 			fprintf(out, "CPU%-7d", run->line_cpu);
@@ -62,18 +60,27 @@ static void print_prefix(FILE *out, const struct stat_run *run, enum format f, c
 
 /* ---- the table ---- */
 
+/* A table line's start: perf's value column ends at 18, after -I's time and -A's CPU. */
+static void table_prefix(FILE *out, const struct stat_run *run)
+{
+	stat_print_prefix(out, run, STAT_TABLE, NULL);
+	if (run->interval > 0 || run->per_cpu)
+		fputc(' ', out);
+}
+
 /*
- * A count as the table shows it: its mean, or why there is none to trust:
- * disturbed, or not counted (0% of the time, or a program it may not count).
+ * A count as the table shows it: its mean (scaled, if counted part of the
+ * time), or why there is none to trust: disturbed, or not counted (0% of
+ * the time, or a program it may not count).
  */
 static const char *table_value(const struct stat_run *run, const struct counter *c,
 			       char *buf, size_t len)
 {
 	if (run->disturbed)
 		return "<not trustworthy>";
-	if (!stat_counts_numbers(run))
-		return NOT_COUNTED;
-	return group_digits(rounded(run, c), buf, len);
+	if (!stat_counts_counted(run, c))
+		return STAT_NOT_COUNTED;
+	return group_digits(stat_print_rounded(run, c), buf, len);
 }
 
 /* What was counted, for the header: "its threads and children, Cortex-A7". */
@@ -115,6 +122,8 @@ static void print_header(FILE *out, const struct stat_run *run, char **cmd)
 		fprintf(out, "' (");
 		if (run->runs > 1)
 			fprintf(out, "%d runs, ", run->runs);
+		if (run->passes > 1)
+			fprintf(out, "%d passes, ", run->passes);
 	}
 	describe_target(out, run);
 	fprintf(out, "):\n\n");
@@ -125,17 +134,25 @@ static void table_line(FILE *out, const struct stat_run *run, const struct count
 		       const char *metric)
 {
 	char digits[32], note[160];
+	const char *value = table_value(run, c, digits, sizeof(digits));
+	size_t plain;
 
-	snprintf(note, sizeof(note), "%s", metric);
+	/* What follows the metric stands past perf's metric column. */
+	snprintf(note, sizeof(note), "%-*s", METRIC_WIDTH, metric);
+	plain = strlen(note);
 	if (run->runs > 1 && !run->disturbed)
 		snprintf(note + strlen(note), sizeof(note) - strlen(note), "  ( +- %5.2f%% )",
 			 stat_counts_rsd(run, c));
-	if (stat_counts_incomplete(run))
+	/* perf's share of the time counted, for a count scaled from part of it. */
+	if (stat_counts_scaled(c))
 		snprintf(note + strlen(note), sizeof(note) - strlen(note), "  (%.2f%%)",
-			 stat_counts_coverage(run));
-	print_prefix(out, run, TABLE, NULL);
-	fprintf(out, " %18s      %-*s%s\n", table_value(run, c, digits, sizeof(digits)),
-		note[0] ? NAME_WIDTH : 0, c->name, note);
+			 stat_counts_running(c));
+	if (strlen(note) == plain)
+		note[strlen(metric)] = '\0';
+	table_prefix(out, run);
+	/* perf's event column is narrower on a line without a number. */
+	fprintf(out, "%18s      %-*s%s\n", value,
+		!note[0] ? 0 : value == digits ? NAME_WIDTH : NOT_COUNTED_WIDTH, c->name, note);
 }
 
 /* A count, its first metric beside it and any further one below. */
@@ -153,13 +170,38 @@ static void print_counter_lines(FILE *out, const struct stat_run *run, const str
 		if (first)
 			table_line(out, run, c, metric);
 		else {
-			print_prefix(out, run, TABLE, NULL);
-			fprintf(out, " %18s      %-*s%s\n", "", NAME_WIDTH, "", metric);
+			table_prefix(out, run);
+			fprintf(out, "%18s      %-*s%s\n", "", NAME_WIDTH, "", metric);
 		}
 		first = false;
 	}
 	if (first)
 		table_line(out, run, c, "");
+}
+
+/* --passes: how many, and whether their reference agreed. */
+static void print_passes(FILE *out, const struct stat_run *run)
+{
+	char a[32], b[32];
+
+	if (run->passes < 2)
+		return;
+	if (!run->reference || run->reference_max == 0)
+		fprintf(out, " Counted in %d passes of the command, each exact. This board does not count\n"
+			     " INST_RETIRED, so whether the passes ran alike is unchecked.\n\n",
+			run->passes);
+	else if (run->reference_min == run->reference_max)
+		fprintf(out, " Counted in %d passes of the command, each exact; %s counted\n"
+			     " %s in every pass: the passes ran alike.\n\n", run->passes,
+			run->reference, group_digits((unsigned long long)run->reference_min, a, sizeof(a)));
+	else
+		fprintf(out, " Not one program: %s counted from %s to %s across the %d passes.\n"
+			     " The command does not run alike each time (address randomization, input,\n"
+			     " timing), so counts of different passes are of different runs.\n\n",
+			run->reference,
+			run->reference_min < 0 ? "<not counted>" :
+			group_digits((unsigned long long)run->reference_min, a, sizeof(a)),
+			group_digits((unsigned long long)run->reference_max, b, sizeof(b)), run->passes);
 }
 
 static void print_notes(FILE *out, const struct stat_run *run)
@@ -178,13 +220,15 @@ static void print_notes(FILE *out, const struct stat_run *run)
 	else if (stat_counts_incomplete(run))
 		fprintf(out, " Incomplete: counted %.2f%% of the time the threads ran; elsewhere their\n"
 			     " counters could not be loaded (a whole-CPU counter or perf held the PMU).\n"
-			     " The counts are of that share only, not scaled (pmuctl status shows who).\n\n",
+			     " Each count is scaled up to the whole time, as perf scales it: an estimate\n"
+			     " (pmuctl status shows who).\n\n",
 			stat_counts_coverage(run));
 	if (run->disturbed)
 		fprintf(out, " Another user of the PMU (perf?) took or reset these counters during the run:\n"
 			     " the counts are not trustworthy. See pmuctl status.\n\n");
 	if (run->interrupted)
 		fprintf(out, " Interrupted: the counts so far.\n\n");
+	print_passes(out, run);
 	if (run->signal)
 		fprintf(out, " The command was killed by %s.\n\n", signal_name(run->signal, sig, sizeof(sig)));
 	else if (run->status)
@@ -211,14 +255,14 @@ static int metrics_of(const struct stat_run *run, const struct stat_metric **ms,
  * --metric-only's line of units, in the table or -x: after the columns
  * of -I's time (only in -I's header) and -A's CPU, as perf heads them.
  */
-static void metric_only_header(FILE *out, const struct stat_run *run, enum format f,
+static void metric_only_header(FILE *out, const struct stat_run *run, enum stat_format f,
 			       const char *sep)
 {
 	const struct stat_metric *ms[16];
 	double vs[16];
 	int nm = metrics_of(run, ms, vs, 16);
 
-	if (f == CSV) {
+	if (f == STAT_CSV) {
 		if (run->interval > 0)
 			fprintf(out, " time%s", sep);
 		if (run->per_cpu)
@@ -230,31 +274,26 @@ static void metric_only_header(FILE *out, const struct stat_run *run, enum forma
 			fprintf(out, run->interval > 0 ? "CPU     " : "      ");
 	}
 	for (int k = 0; k < nm; k++)
-		if (f == CSV)
+		if (f == STAT_CSV)
 			fprintf(out, "%s%s", ms[k]->unit, sep);
 		else
 			fprintf(out, "%18s ", ms[k]->unit);
 	fputc('\n', out);
 }
 
-/*
- * perf's --metric-only: a line of the metrics' units (with -I, the
- * interval header's), then a line of their values per run (-A: per CPU);
- * in JSON, one object of unit : value pairs per line.
- */
-static void metric_only_lines(FILE *out, const struct stat_run *runs, int n, enum format f,
-			      const char *sep)
+void stat_print_metric_only(FILE *out, const struct stat_run *runs, int n, enum stat_format f,
+			    const char *sep)
 {
 	const struct stat_metric *ms[16];
 	double vs[16];
 	int nm;
 
-	if (runs[0].interval <= 0 && f != JSON)
+	if (runs[0].interval <= 0 && f != STAT_JSON)
 		metric_only_header(out, &runs[0], f, sep);
 	for (int r = 0; r < n; r++) {
 		nm = metrics_of(&runs[r], ms, vs, 16);
-		if (f == JSON) {
-			/* The prefix's keys and the metrics', one object: valid JSON. */
+		if (f == STAT_JSON) {
+			/* The prefix's keys and the metrics', one object: valid STAT_JSON. */
 			fputc('{', out);
 			if (runs[r].interval > 0)
 				fprintf(out, "\"interval\" : %.9f%s", runs[r].interval,
@@ -262,46 +301,47 @@ static void metric_only_lines(FILE *out, const struct stat_run *runs, int n, enu
 			if (runs[r].per_cpu)
 				fprintf(out, "\"cpu\" : \"%d\"%s", runs[r].line_cpu, nm ? ", " : "");
 		} else {
-			print_prefix(out, &runs[r], f, sep);
-			if (f == TABLE)
+			stat_print_prefix(out, &runs[r], f, sep);
+			if (f == STAT_TABLE)
 				fputc(' ', out);
 		}
 		for (int k = 0; k < nm; k++) {
-			if (f == JSON)
+			if (f == STAT_JSON)
 				fprintf(out, "%s\"%s\" : \"%.*f\"", k ? ", " : "", ms[k]->unit,
 					ms[k]->digits, vs[k]);
-			else if (f == CSV)
+			else if (f == STAT_CSV)
 				fprintf(out, "%.*f%s", ms[k]->digits, vs[k], sep);
 			else
 				fprintf(out, "%18.*f ", ms[k]->digits, vs[k]);
 		}
-		fputs(f == JSON ? "}\n" : "\n", out);
+		fputs(f == STAT_JSON ? "}\n" : "\n", out);
 	}
 }
 
 /* ---- perf's software lines, from the command's resource usage ---- */
 
-/*
- * Software count @sw of @run: its value as the table shows it in @value,
- * its unit ("msec" or ""), and its metric: CPUs utilized for task-clock,
- * a rate per second of task-clock for the others (when task-clock is
- * printed too, as perf shows it). Returns the metric's unit, or NULL.
- */
-static const char *software_line(const struct stat_run *run, enum stat_software sw, char *value,
-				 size_t len, const char **unit, double *metric)
+enum stat_software stat_print_clock(const struct stat_run *run)
 {
-	double v = stat_counts_software(run, sw), clock = stat_counts_software(run, SW_TASK_CLOCK);
+	return run->software & (1U << SW_CPU_CLOCK) ? SW_CPU_CLOCK : SW_TASK_CLOCK;
+}
 
-	*unit = sw == SW_TASK_CLOCK ? "msec" : "";
-	if (sw == SW_TASK_CLOCK)
+const char *stat_print_software_line(const struct stat_run *run, enum stat_software sw,
+				     char *value, size_t len, const char **unit, double *metric)
+{
+	enum stat_software by = stat_print_clock(run);
+	bool is_clock = sw == SW_TASK_CLOCK || sw == SW_CPU_CLOCK;
+	double v = stat_counts_software(run, sw), clock = stat_counts_software(run, by);
+
+	*unit = is_clock ? "msec" : "";
+	if (is_clock)
 		snprintf(value, len, "%.2f", v);
 	else
 		snprintf(value, len, "%.0f", v);
-	if (sw == SW_TASK_CLOCK) {
+	if (is_clock) {
 		*metric = run->elapsed > 0 ? v / (run->elapsed / run->runs * 1e3) : 0;
 		return "CPUs utilized";
 	}
-	if (!(run->software & (1U << SW_TASK_CLOCK)))
+	if (!(run->software & (1U << by)))
 		return NULL;
 	*metric = clock > 0 ? v / (clock / 1e3) : 0;
 	if (*metric >= 1e6) {
@@ -324,15 +364,16 @@ static void software_table(FILE *out, const struct stat_run *run)
 	for (int sw = 0; sw < SW_COUNT; sw++) {
 		if (!(run->software & (1U << sw)))
 			continue;
-		munit = software_line(run, (enum stat_software)sw, value, sizeof(value), &unit, &metric);
+		munit = stat_print_software_line(run, (enum stat_software)sw, value, sizeof(value),
+						 &unit, &metric);
 		note[0] = '\0';
 		if (munit)
 			snprintf(note, sizeof(note), " # %8.3f %s", metric, munit);
 		if (run->runs > 1)
 			snprintf(note + strlen(note), sizeof(note) - strlen(note), "  ( +- %5.2f%% )",
 				 stat_counts_software_rsd(run, (enum stat_software)sw));
-		print_prefix(out, run, TABLE, NULL);
-		fprintf(out, " %18s %-4s %-*s%s\n", value, unit, note[0] ? NAME_WIDTH : 0,
+		table_prefix(out, run);
+		fprintf(out, "%18s %-4s %-*s%s\n", value, unit, note[0] ? NAME_WIDTH : 0,
 			stat_events_software_name((enum stat_software)sw), note);
 	}
 }
@@ -366,8 +407,8 @@ static void table_lines(FILE *out, const struct stat_run *runs, int n)
 			print_counter_lines(out, &runs[r], &runs[r].counters[i]);
 	for (int i = 0; i < runs[0].nunsupported; i++)
 		for (int r = 0; r < n; r++) {
-			print_prefix(out, &runs[r], TABLE, NULL);
-			fprintf(out, " %18s      %s\n", NOT_SUPPORTED, runs[r].unsupported[i]);
+			table_prefix(out, &runs[r]);
+			fprintf(out, "%18s      %s\n", STAT_NOT_SUPPORTED, runs[r].unsupported[i]);
 		}
 }
 
@@ -375,7 +416,7 @@ void stat_print_table(FILE *out, const struct stat_run *runs, int n, char **cmd)
 {
 	print_header(out, &runs[0], cmd);
 	if (runs[0].metric_only)
-		metric_only_lines(out, runs, n, TABLE, NULL);
+		stat_print_metric_only(out, runs, n, STAT_TABLE, NULL);
 	else
 		table_lines(out, runs, n);
 	elapsed_lines(out, &runs[0]);
@@ -387,7 +428,7 @@ void stat_print_interval_header(FILE *out, const struct stat_run *run, const cha
 	if (json)
 		return;
 	if (run->metric_only)
-		metric_only_header(out, run, sep ? CSV : TABLE, sep);
+		metric_only_header(out, run, sep ? STAT_CSV : STAT_TABLE, sep);
 	else if (sep)
 		return;
 	else if (run->per_cpu)
@@ -399,165 +440,9 @@ void stat_print_interval_header(FILE *out, const struct stat_run *run, const cha
 void stat_print_interval(FILE *out, const struct stat_run *runs, int n)
 {
 	if (runs[0].metric_only)
-		metric_only_lines(out, runs, n, TABLE, NULL);
+		stat_print_metric_only(out, runs, n, STAT_TABLE, NULL);
 	else
 		table_lines(out, runs, n);
-}
-
-/* ---- perf's fields: -x SEP and --json ---- */
-
-/*
- * One line of either format: a count (value NULL: not supported) with its
- * first metric, or (event NULL) a further metric of the count above.
- */
-struct line {
-	const struct stat_run *run;	/* for the prefix */
-	const char *value;	/* the count, or NOT_COUNTED, NOT_SUPPORTED */
-	const char *unit;	/* "msec", or "" */
-	const char *event;
-	bool variance;		/* -r: the relative standard deviation shown */
-	double rsd;
-	unsigned long long runtime;	/* ns counted, per run */
-	double pcnt;			/* % of the time counted */
-	const char *metric_unit;	/* NULL: no metric */
-	int metric_digits;
-	double metric_value;
-};
-
-static void csv_line(FILE *out, const struct line *l, const char *sep)
-{
-	print_prefix(out, l->run, CSV, sep);
-	if (l->event) {
-		fprintf(out, "%s%s%s%s%s", l->value, sep, l->unit ? l->unit : "", sep, l->event);
-		if (l->variance)
-			fprintf(out, "%s%.2f%%", sep, l->rsd);
-		fprintf(out, "%s%llu%s%.2f", sep, l->runtime, sep, l->pcnt);
-	} else {
-		/* A further metric: every field before the metric's empty. */
-		for (int k = l->variance ? 5 : 4; k > 0; k--)
-			fputs(sep, out);
-	}
-	if (l->metric_unit)
-		fprintf(out, "%s%.*f%s%s\n", sep, l->metric_digits, l->metric_value, sep,
-			l->metric_unit);
-	else
-		fprintf(out, "%s%s\n", sep, sep);
-}
-
-static void json_line(FILE *out, const struct line *l)
-{
-	fputc('{', out);
-	print_prefix(out, l->run, JSON, NULL);
-	if (l->event) {
-		fputs("\"counter-value\" : ", out);
-		print_json_string(out, l->value);
-		fputs(", \"unit\" : ", out);
-		print_json_string(out, l->unit ? l->unit : "");
-		fputs(", \"event\" : ", out);
-		print_json_string(out, l->event);
-		if (l->variance)
-			fprintf(out, ", \"variance\" : %.2f", l->rsd);
-		fprintf(out, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ", l->runtime,
-			l->pcnt);
-	}
-	fprintf(out, "\"metric-value\" : %f, \"metric-unit\" : ",
-		l->metric_unit ? l->metric_value : 0.0);
-	print_json_string(out, l->metric_unit ? l->metric_unit : "");
-	fputs("}\n", out);
-}
-
-static void emit(FILE *out, const struct line *l, const char *sep)
-{
-	if (sep)
-		csv_line(out, l, sep);
-	else
-		json_line(out, l);
-}
-
-/* A count's line, then one for each further metric of it that came out. */
-static void count_lines(FILE *out, const struct stat_run *run, const struct counter *c,
-			const char *sep)
-{
-	char value[40];
-	struct line l = {
-		.run = run, .value = value, .event = c->name, .variance = run->runs > 1,
-		.rsd = stat_counts_rsd(run, c), .pcnt = stat_counts_coverage(run),
-		.runtime = run->runs ? run->time_running / (unsigned int)run->runs : 0,
-	};
-	const struct stat_metric *m;
-
-	if (!stat_counts_numbers(run))
-		l.value = NOT_COUNTED;
-	else if (sep)
-		snprintf(value, sizeof(value), "%llu", rounded(run, c));
-	else
-		snprintf(value, sizeof(value), "%f", (double)rounded(run, c));
-	for (unsigned int k = 0; (m = stat_metric_of(c, k)); k++) {
-		if (!stat_metric_value(run, m, &l.metric_value))
-			continue;
-		l.metric_unit = m->unit;
-		l.metric_digits = m->digits;
-		emit(out, &l, sep);
-		l.event = NULL;
-	}
-	if (l.event)
-		emit(out, &l, sep);
-}
-
-static void software_fields(FILE *out, const struct stat_run *run, const char *sep)
-{
-	char value[40];
-
-	for (int sw = 0; sw < SW_COUNT; sw++) {
-		struct line l = {
-			.run = run, .value = value, .variance = run->runs > 1, .pcnt = 100,
-			.event = stat_events_software_name((enum stat_software)sw),
-			.rsd = stat_counts_software_rsd(run, (enum stat_software)sw),
-			.runtime = (unsigned long long)(stat_counts_software(run, SW_TASK_CLOCK) * 1e6),
-			.metric_digits = 3,
-		};
-
-		if (!(run->software & (1U << sw)))
-			continue;
-		l.metric_unit = software_line(run, (enum stat_software)sw, value, sizeof(value),
-					      &l.unit, &l.metric_value);
-		if (!sep)
-			snprintf(value, sizeof(value), "%f", stat_counts_software(run, (enum stat_software)sw));
-		emit(out, &l, sep);
-	}
-}
-
-static void fields(FILE *out, const struct stat_run *runs, int n, const char *sep)
-{
-	if (runs[0].metric_only) {
-		metric_only_lines(out, runs, n, sep ? CSV : JSON, sep);
-		return;
-	}
-	software_fields(out, &runs[0], sep);
-	for (int i = 0; i < runs[0].ncounters; i++)
-		for (int r = 0; r < n; r++)
-			count_lines(out, &runs[r], &runs[r].counters[i], sep);
-	/* The default events the core lacks: perf's "<not supported>" lines. */
-	for (int i = 0; i < runs[0].nunsupported; i++)
-		for (int r = 0; r < n; r++) {
-			struct line l = {
-				.run = &runs[r], .value = NOT_SUPPORTED,
-				.event = runs[r].unsupported[i], .variance = runs[r].runs > 1,
-				.pcnt = 100,
-			};
-
-			emit(out, &l, sep);
-		}
-}
-
-void stat_print_separated(FILE *out, const struct stat_run *runs, int n, const char *sep)
-{
-	fields(out, runs, n, sep);
-}
-
-void stat_print_json(FILE *out, const struct stat_run *runs, int n)
-{
-	fields(out, runs, n, NULL);
 }
 
 FILE *stat_print_output_file(const char *path, bool append)
@@ -577,6 +462,9 @@ void stat_print_stderr_notes(const struct stat_run *run, const char *command)
 
 	if (run->signal)
 		say("%s: killed by %s", command, signal_name(run->signal, sig, sizeof(sig)));
+	if (run->passes > 1 && run->reference && run->reference_min != run->reference_max)
+		say("--passes: %s differed between the %d passes: the command does not run alike each time, so counts of different passes are of different runs",
+		    run->reference, run->passes);
 	if (run->exec_left)
 		say("not counted: the command executed a program this user may not count (set-user-ID or set-group-ID, file capabilities, or not readable), and was let go at that exec, as perf lets it go");
 }

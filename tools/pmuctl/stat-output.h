@@ -50,4 +50,33 @@ void stat_print_json(FILE *out, const struct stat_run *runs, int n);
 FILE *stat_print_output_file(const char *path, bool append);
 void stat_print_stderr_notes(const struct stat_run *run, const char *command);
 
+/* ---- shared by stat-output.c and stat-fields.c ---- */
+
+#define STAT_NOT_COUNTED	"<not counted>"
+#define STAT_NOT_SUPPORTED	"<not supported>"
+
+enum stat_format { STAT_TABLE, STAT_CSV, STAT_JSON };
+
+/* @c's mean, rounded. */
+unsigned long long stat_print_rounded(const struct stat_run *run, const struct counter *c);
+/* Where a line is, before its fields: -I's time, -A's CPU. */
+void stat_print_prefix(FILE *out, const struct stat_run *run, enum stat_format f, const char *sep);
+/*
+ * perf's --metric-only: a line of the metrics' units (with -I, the
+ * interval header's), then a line of their values per run (-A: per CPU);
+ * in JSON, one object of unit : value pairs per line.
+ */
+void stat_print_metric_only(FILE *out, const struct stat_run *runs, int n, enum stat_format f,
+			    const char *sep);
+/* The clock the software lines' rates are of: a command's task-clock, -a's cpu-clock. */
+enum stat_software stat_print_clock(const struct stat_run *run);
+/*
+ * Software count @sw of @run: its value as the table shows it in @value,
+ * its unit ("msec" or ""), and its metric: CPUs utilized for task-clock,
+ * a rate per second of task-clock for the others (when task-clock is
+ * printed too, as perf shows it). Returns the metric's unit, or NULL.
+ */
+const char *stat_print_software_line(const struct stat_run *run, enum stat_software sw,
+				     char *value, size_t len, const char **unit, double *metric);
+
 #endif /* PMUCTL_STAT_OUTPUT_H */

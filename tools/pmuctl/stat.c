@@ -3,8 +3,8 @@
  * pmuctl stat: count events while a command runs, or of a running process.
  * This file: the options and the run; the rest, lowest first, in
  * stat-counts.c (counts and statistics), stat-metrics.c (metric tables),
- * stat-output.c (printers), stat-workload.c (the command's process) and
- * stat-files.c (the device's files).
+ * stat-output.c and stat-fields.c (printers), stat-workload.c (the
+ * command's process) and stat-files.c (the device's files).
  *
  * Task mode, the default: a command's process is counted wherever the
  * scheduler runs it, with every thread and child it creates (armpmu's
@@ -35,6 +35,8 @@
 #include "stat-files.h"
 #include "stat-options.h"
 #include "stat-output.h"
+#include "stat-passes.h"
+#include "stat-system.h"
 #include "stat-workload.h"
 
 static const char *const default_events[] = { "cycles", "instructions" };
@@ -46,6 +48,8 @@ struct measurement {
 	struct stat_files files;	/* CPU mode's and -p's: opened once for all runs */
 	struct stat_workload command;
 	bool workload_failed;		/* the command could not be executed: no counts */
+	struct stat_passes *passes;	/* --passes: the plan (the merged run points into it) */
+	bool passes_differ;		/* --passes: the reference's counts differ */
 	const struct stat_options *o;
 	FILE *out;
 	char **cmd;
@@ -101,8 +105,13 @@ static int make_runs(const struct measurement *m, const struct stat_files *files
 		runs[r].runs = 0;
 		runs[r].time_enabled = runs[r].time_running = 0;
 		runs[r].exec_left = false;
-		for (int i = 0; i < runs[r].ncounters; i++)
-			runs[r].counters[i].sum = runs[r].counters[i].sumsq = 0;
+		for (int i = 0; i < runs[r].ncounters; i++) {
+			struct counter *c = &runs[r].counters[i];
+
+			c->sum = c->sumsq = 0;
+			c->time_enabled = c->time_running = 0;
+			c->missed = false;
+		}
 		if (before) {
 			d.cycles -= before[r].cycles;
 			for (unsigned int k = 0; k < ARMPMU_MAX_COUNTERS; k++)
@@ -184,8 +193,11 @@ out:
 static int count_command(struct measurement *m, struct armpmu_counts *counts, double *t0)
 {
 	struct stat_files task_files = { 0 }, *files = &m->files;
-	struct stat_usage usage;
+	struct stat_usage usage, cpus = { 0 };
+	struct stat_system sys_before, sys_after;
 	bool delayed = m->o->delay_ms > 0;
+	/* -a's context switches and page faults: the system's, from start to stop. */
+	bool system = m->run.software & ~(1U << SW_CPU_CLOCK);
 	int err, ret;
 
 	ret = stat_workload_prepare(&m->command);
@@ -209,6 +221,7 @@ static int count_command(struct measurement *m, struct armpmu_counts *counts, do
 	}
 	if (delayed)
 		fprintf(stderr, "Events disabled\n");
+	system = system && !delayed && !task_mode(&m->run) && !stat_system_read(&sys_before);
 	*t0 = now();
 	stat_workload_release(&m->command);
 	if (delayed && !stat_workload_wait(&m->command, m->o->delay_ms)) {
@@ -224,6 +237,7 @@ static int count_command(struct measurement *m, struct armpmu_counts *counts, do
 		print_intervals(m, files, *t0);
 	ret = stat_workload_finish(&m->command, &m->run.status, &m->run.signal, &usage);
 	stat_files_each(files, pmudev_stop);
+	system = system && !stat_system_read(&sys_after);
 	if (ret) {
 		m->workload_failed = true;
 		goto close;
@@ -235,6 +249,15 @@ static int count_command(struct measurement *m, struct armpmu_counts *counts, do
 		m->run.disturbed = true;
 	else if (err)
 		ret = fail("cannot read the counters: %s", pmudev_strerror(err));
+	if (!task_mode(&m->run) && m->run.software) {
+		/* Lines without a source are not printed, never as 0. */
+		if (system)
+			stat_system_delta(&sys_before, &sys_after, &cpus);
+		else
+			m->run.software &= 1U << SW_CPU_CLOCK;
+		cpus.value[SW_CPU_CLOCK] = (double)counts->time_enabled / 1e6;
+		stat_counts_add_software(&m->run, &cpus);
+	}
 close:
 	stat_files_close(&task_files);
 	return ret;
@@ -354,6 +377,47 @@ static int count_process(struct measurement *m)
 	return ret;
 }
 
+/* ---- --passes ---- */
+
+/*
+ * --passes: the command run once per pass of events that fits the
+ * counters, each pass's counts exact, put back together in -e's order,
+ * with the passes' reference counts compared.
+ */
+static int measure_passes(struct measurement *m)
+{
+	struct stat_events all = m->events;
+	struct stat_run base = m->run, *runs = NULL;
+	struct armpmu_counts counts;
+	struct pmudev *pmu;
+	int ret;
+
+	m->passes = calloc(1, sizeof(*m->passes));
+	if (!m->passes)
+		return fail("out of memory");
+	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
+		return EXIT_FAILURE;
+	ret = stat_passes_plan(&all, pmudev_info(pmu), m->passes);
+	pmudev_close(pmu);
+	if (!ret && !(runs = calloc((size_t)m->passes->n, sizeof(*runs))))
+		ret = fail("out of memory");
+	signal(SIGINT, SIG_IGN);
+	for (int k = 0; !ret && k < m->passes->n; k++) {
+		m->events = m->passes->pass[k].events;
+		m->run = base;
+		ret = run_once(m, &counts);
+		/* What stat-files.c made of the pass's events, for the merge. */
+		m->passes->pass[k].events = m->events;
+		runs[k] = m->run;
+	}
+	signal(SIGINT, SIG_DFL);
+	m->events = all;
+	if (!ret)
+		m->passes_differ = !stat_passes_merge(m->passes, runs, &m->run);
+	free(runs);
+	return ret;
+}
+
 /* ---- the run ---- */
 
 /* Counts the command (-r times), or -p's processes; -A's counts in *@last. */
@@ -363,6 +427,8 @@ static int measure(struct measurement *m, struct armpmu_counts **last)
 
 	if (m->run.target == TARGET_PROCESS)
 		return count_process(m);
+	if (m->o->passes)
+		return measure_passes(m);
 	if (!task_mode(&m->run))
 		ret = stat_files_open_cpus(&m->files, &m->events, &m->run);
 	if (ret)
@@ -421,6 +487,12 @@ int cmd_stat(int argc, char **argv)
 		if (m.run.target == TARGET_COMMAND && !o.interval_ms && !o.delay_ms)
 			m.events.software = 1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
 					    1U << SW_PAGE_FAULTS;
+		/* -a's, from the CPU files' times and /proc; -C has only cpu-clock. */
+		if (m.run.target == TARGET_ALL_CPUS && !o.interval_ms && !o.delay_ms && !o.no_aggr)
+			m.events.software = 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
+					    1U << SW_PAGE_FAULTS;
+		if (m.run.target == TARGET_CPU && !o.interval_ms && !o.delay_ms && !o.no_aggr)
+			m.events.software = 1U << SW_CPU_CLOCK;
 	}
 	m.run.software = m.events.software;
 	if (m.run.target != TARGET_PROCESS) {
@@ -433,9 +505,11 @@ int cmd_stat(int argc, char **argv)
 	ret = measure(&m, &last);
 	if (m.run.runs && !m.workload_failed) {
 		print(&m, last);
-		ret = m.run.status ? m.run.status : m.run.disturbed ? EXIT_FAILURE : ret;
+		ret = m.run.status ? m.run.status :
+		      m.run.disturbed || m.passes_differ ? EXIT_FAILURE : ret;
 	}
 	free(last);
+	free(m.passes);
 	stat_files_close(&m.files);
 	if (m.out != stderr)
 		fclose(m.out);
