@@ -387,12 +387,9 @@ static void walk_reserved(void)
 	unsigned int i, p;
 
 	for (p = 0; p < ARRAY_SIZE(patterns); p++) {
-		for (i = 0; i < 2; i++) {
-			ev = (struct armpmu_event){ .event = ARMPMU_EV_CPU_CYCLES, .flags = EXCL_K };
-			ev.reserved[i] = patterns[p];
-			row(set_event_on_fresh(ev), EINVAL,
-			    i ? "SET_EVENT reserved[1] =" : "SET_EVENT reserved[0] =", patterns[p]);
-		}
+		ev = (struct armpmu_event){ .event = ARMPMU_EV_CPU_CYCLES, .flags = EXCL_K,
+					    .reserved = patterns[p] };
+		row(set_event_on_fresh(ev), EINVAL, "SET_EVENT reserved =", patterns[p]);
 		val = (struct armpmu_value){ .counter = 0, .reserved = patterns[p] };
 		row(on_fresh_file(ARMPMU_IOC_SET_VALUE, &val), EINVAL, "SET_VALUE reserved =",
 		    patterns[p]);

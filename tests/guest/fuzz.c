@@ -742,8 +742,8 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 	case A_EVENT:
 		in.ev.event = PICK(w, ev_vals);
 		in.ev.flags = PICK(w, flag_vals);
-		in.ev.reserved[0] = reserved(w);
-		in.ev.reserved[1] = reserved(w);
+		in.ev.group = reserved(w);
+		in.ev.reserved = reserved(w);
 		break;
 	case A_VALUE:
 		in.val.counter = PICK(w, counter_vals);
@@ -805,8 +805,8 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		case A_EVENT:
 			call_arg(&c, in.ev.event);
 			call_arg(&c, in.ev.flags);
-			call_arg(&c, in.ev.reserved[0]);
-			call_arg(&c, in.ev.reserved[1]);
+			call_arg(&c, in.ev.group);
+			call_arg(&c, in.ev.reserved);
 			break;
 		case A_VALUE:
 			call_arg(&c, in.val.counter);

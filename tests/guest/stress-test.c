@@ -467,55 +467,18 @@ static void test_rmmod_while_open(void)
 		  "modprobe armpmu: back", "loaded: %d", module_loaded());
 }
 
-/* Where modprobe finds armpmu.ko, from `modinfo -n` (NULL: not found). */
-static char *module_path(void)
-{
-	static char path[256];
-	FILE *p = popen("modinfo -n armpmu", "r");
-	bool found = p && fgets(path, sizeof(path), p);
-
-	if (p)
-		pclose(p);
-	if (!found)
-		return NULL;
-	path[strcspn(path, "\n")] = '\0';
-	return path;
-}
-
-/*
- * The system calls modprobe and rmmod end in, without their fork, exec and
- * index lookups: a hundred rounds take seconds instead of a minute.
- */
-static int reload_once(const char *path)
-{
-	int fd, err = 0;
-
-	if (syscall(SYS_delete_module, "armpmu", O_NONBLOCK))
-		return errno;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	if (syscall(SYS_finit_module, fd, "", 0))
-		err = errno;
-	close(fd);
-	return err;
-}
-
 static void test_reloads(void)
 {
 	unsigned int i, failures = 0;
-	const char *path = module_path();
+	const char *path = armpmu_module_path();
 	char why[128] = "";
 	double t0 = now();
 
 	if (!tap_check(path != NULL, "reloads: modinfo finds armpmu.ko", "modinfo -n failed"))
 		return;
 	for (i = 0; i < reloads; i++) {
-		int fd, err = reload_once(path), tries;
+		int fd, err = reload_armpmu(path, "");
 
-		/* devtmpfs makes the node from its own thread. */
-		for (tries = 0; !err && tries < 100 && access(DEV, F_OK); tries++)
-			usleep(10000);
 		if (!err)
 			err = open_bound(i % ncpus, &fd);
 		if (!err) {
