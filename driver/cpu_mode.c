@@ -146,7 +146,11 @@ static void stop_counting(struct armpmu_session *s)
 	armpmu_counters_release_pmcr();
 }
 
-/* The CPU is back, its PMU reset by perf or by power-down. */
+/*
+ * The CPU is back, its PMU reset by perf or by power-down; or a
+ * multiplexed file's next set goes in, whose counters were not ours
+ * meanwhile.
+ */
 static bool resume_counting(struct armpmu_session *s)
 {
 	s->running = false;
@@ -156,7 +160,7 @@ static bool resume_counting(struct armpmu_session *s)
 		return true;
 	}
 	s->disturbed = true;
-	pr_notice_ratelimited("CPU%d: armpmu's counters were taken while the CPU was away: counts are not trustworthy until RESET\n",
+	pr_notice_ratelimited("CPU%d: armpmu's counters were taken while they were not loaded: counts are not trustworthy until RESET\n",
 			      s->cpu);
 	return false;
 }
