@@ -54,6 +54,21 @@ static ssize_t armpmu_read(struct file *file, char __user *buf, size_t len,
 	return ret ? ret : sizeof(s->snapshot);
 }
 
+/* The header and the slots asked for, no more; disturbed ones too (EIO). */
+static long ioctl_read_slots(struct armpmu_session *s, void __user *arg)
+{
+	struct armpmu_read in;
+	int ret;
+
+	if (copy_from_user(&in, arg, sizeof(in)))
+		return -EFAULT;
+	ret = armpmu_session_read_slots(s, &in);
+	if ((!ret || ret == -EIO) &&
+	    copy_to_user(arg, &s->rd, sizeof(s->rd.hdr) + in.nr * sizeof(s->rd.slot[0])))
+		ret = -EFAULT;
+	return ret;
+}
+
 static long ioctl_info(struct armpmu_session *s, void __user *arg)
 {
 	struct armpmu_info info;
@@ -162,6 +177,8 @@ static long dispatch(struct armpmu_session *s, unsigned int cmd,
 	switch (cmd) {
 	case ARMPMU_IOC_READ:
 		return copy_snapshot(s, arg);
+	case ARMPMU_IOC_READ_SLOTS:
+		return ioctl_read_slots(s, arg);
 	case ARMPMU_IOC_START:
 		return armpmu_session_start(s);
 	case ARMPMU_IOC_STOP:
