@@ -21,6 +21,7 @@ struct stat_workload {
 	pid_t pid;		/* the child, held or running */
 	int release_fd;		/* a byte here releases it */
 	int error_fd;		/* its exec's errno, or end of file */
+	int error_wr;		/* the write end, held until the child is gone */
 	struct rusage *before_exec;	/* shared: the held child's usage, before its exec */
 };
 
