@@ -96,6 +96,12 @@ struct armpmu_mux {
 	u8 set_of[ARMPMU_MAX_COUNTERS];	/* a slot's set */
 	u32 slots;			/* slots with an event */
 	u32 known;			/* slots whose @seen is learnt */
+	/*
+	 * Slots whose @enabled_base and @running hold since the last RESET:
+	 * for the others they are 0 (so that a RESET of a file that is not
+	 * multiplexed costs one store, not a loop).
+	 */
+	u32 based;
 	u32 evtype[ARMPMU_MAX_COUNTERS];
 	u32 seen[ARMPMU_MAX_COUNTERS];	/* as armpmu_config's seen_evtype */
 	u32 group[ARMPMU_MAX_COUNTERS];
@@ -361,7 +367,7 @@ int armpmu_session_reset(struct armpmu_session *s);
 int armpmu_session_start(struct armpmu_session *s);
 int armpmu_session_stop(struct armpmu_session *s);
 int armpmu_session_read(struct armpmu_session *s);
-int armpmu_session_read_slots(struct armpmu_session *s, const struct armpmu_read *in);
+int armpmu_session_read_slots(struct armpmu_session *s, u32 nr, u64 reserved);
 int armpmu_session_attach(struct armpmu_session *s, const struct armpmu_attach *at);
 int armpmu_session_release_cpu(struct armpmu_session *s, u32 cpu);
 int armpmu_session_release_file(struct armpmu_session *s, u32 id);

@@ -829,7 +829,10 @@ static void zero_counts(struct armpmu_session *s)
 	s->disturbed = false;
 	s->incomplete = false;
 	s->exec_left = false;
-	armpmu_mux_zero(&s->mux);
+	if (unlikely(s->mux.on))
+		armpmu_mux_zero(&s->mux);
+	else
+		s->mux.based = 0;
 }
 
 /*
