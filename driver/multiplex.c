@@ -218,24 +218,29 @@ u32 armpmu_mux_configured(const struct armpmu_mux *m, const struct armpmu_config
 }
 
 /*
- * READ's events[] of a multiplexed file: each slot's count as counted.
- * Returns the entries that cover every programmed slot, at least @n.
+ * READ's snapshot of a multiplexed file: each slot's count as counted in
+ * events[], flagged, with the entries that cover every programmed slot.
  */
-u32 armpmu_mux_counts(const struct armpmu_mux *m, u64 *events, u32 n)
+static void mux_counts(const struct armpmu_mux *m, const u64 *total, u64 time_enabled,
+		       u64 time_running, struct armpmu_counts *counts, u32 n)
 {
 	unsigned int slot;
 
 	for (slot = 0; slot < ARMPMU_MAX_COUNTERS; slot++)
-		events[slot] = m->slots & BIT(slot) ? m->value[slot] : 0;
-	return max_t(u32, n, fls(m->slots));
+		counts->events[slot] = m->slots & BIT(slot) ? m->value[slot] : 0;
+	counts->nr = max_t(u32, n, fls(m->slots));
+	counts->cycles = total[ARMPMU_CYCLE_IDX];
+	counts->time_enabled = time_enabled;
+	counts->time_running = time_running;
 }
 
-/* READ_SLOTS: the header's slot fields and @nr slots. */
-void armpmu_mux_read(const struct armpmu_mux *m, const u64 *total, u64 time_enabled,
+/* READ_SLOTS: the header and @nr slots. */
+static void mux_read(const struct armpmu_mux *m, const u64 *total, u64 time_enabled,
 		     u64 time_running, struct armpmu_read_buf *rd, u32 nr)
 {
 	unsigned int slot;
 
+	rd->hdr.cycles = total[ARMPMU_CYCLE_IDX];
 	rd->hdr.slots = fls(m->slots);
 	rd->hdr.programmed = m->slots;
 	rd->hdr.time_enabled = time_enabled;
@@ -256,4 +261,25 @@ void armpmu_mux_read(const struct armpmu_mux *m, const u64 *total, u64 time_enab
 			out->time_running = time_running + base_of(m, m->running, slot);
 		}
 	}
+}
+
+/*
+ * The snapshot of armpmu_snapshot() when it is not READ's plain one: a
+ * multiplexed file's (its slots' own counts), or READ_SLOTS'.
+ */
+int armpmu_mux_snapshot(struct armpmu_session *s, u32 flags)
+{
+	u32 nr = s->read_slow & ~ARMPMU_READ_MUX;
+
+	if (s->mux.on)
+		flags |= ARMPMU_COUNTS_MULTIPLEXED;
+	if (nr) {
+		s->rd.hdr.flags = flags;
+		mux_read(&s->mux, s->total, s->time_enabled, s->time_running, &s->rd, nr - 1);
+	} else {
+		s->snapshot.flags = flags | ARMPMU_COUNTS_INCOMPLETE;
+		mux_counts(&s->mux, s->total, s->time_enabled, s->time_running, &s->snapshot,
+			   s->caps->num_counters);
+	}
+	return s->disturbed ? -EIO : 0;
 }

@@ -260,8 +260,10 @@ static int program_slot(struct armpmu_session *s, u32 idx, u32 evtype, u32 group
 		ret = s->mode->program(s, idx, evtype);
 		return ret ? ret : set_slot(s, idx, evtype, group);
 	}
-	if (!s->mux.on)
+	if (!s->mux.on) {
 		s->mode->multiplex(s);
+		s->read_slow |= ARMPMU_READ_MUX;
+	}
 	return set_slot(s, idx, evtype, group);
 }
 
@@ -388,9 +390,9 @@ int armpmu_session_read_slots(struct armpmu_session *s, u32 nr, u64 reserved)
 	if (ret)
 		return ret;
 	s->rd.hdr.nr = nr;
-	s->read_slots = nr + 1;
+	s->read_slow |= nr + 1;
 	ret = s->mode->read(s);
-	s->read_slots = 0;
+	s->read_slow &= ARMPMU_READ_MUX;
 	return ret;
 }
 
