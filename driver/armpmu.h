@@ -96,6 +96,12 @@ struct armpmu_mux {
 	u8 set_of[ARMPMU_MAX_COUNTERS];	/* a slot's set */
 	u32 slots;			/* slots with an event */
 	u32 known;			/* slots whose @seen is learnt */
+	/*
+	 * Slots whose @enabled_base and @running hold since the last RESET:
+	 * for the others they are 0 (so that a RESET of a file that is not
+	 * multiplexed costs one store, not a loop).
+	 */
+	u32 based;
 	u32 evtype[ARMPMU_MAX_COUNTERS];
 	u32 seen[ARMPMU_MAX_COUNTERS];	/* as armpmu_config's seen_evtype */
 	u32 group[ARMPMU_MAX_COUNTERS];
@@ -204,10 +210,16 @@ struct armpmu_session {
 	/* Kept here, not on the stack, so READ does not zero 264 bytes. */
 	struct armpmu_counts snapshot;
 	struct armpmu_mux mux;
-	/* READ_SLOTS: slots wanted + 1 while it runs, else 0 (READ). */
-	u32 read_slots;
+	/*
+	 * Non-zero when a snapshot is not READ's plain one: the file is
+	 * multiplexed (ARMPMU_READ_MUX), or a READ_SLOTS runs (its slots
+	 * wanted + 1 in the low bits). Set in process context, under @lock.
+	 */
+	u32 read_slow;
 	struct armpmu_read_buf rd;
 };
+
+#define ARMPMU_READ_MUX		BIT(31)
 
 /*
  * multiplex.c: a file's slots, packed into sets that take turns in the
@@ -226,9 +238,7 @@ void armpmu_mux_learn(struct armpmu_mux *m, u32 set, const struct armpmu_config 
 void armpmu_mux_account(struct armpmu_mux *m, u32 set, u64 *hw, u64 ran, u64 *total);
 void armpmu_mux_zero(struct armpmu_mux *m);
 u32 armpmu_mux_configured(const struct armpmu_mux *m, const struct armpmu_config *cfg);
-u32 armpmu_mux_counts(const struct armpmu_mux *m, u64 *events, u32 n);
-void armpmu_mux_read(const struct armpmu_mux *m, const u64 *total, u64 time_enabled,
-		     u64 time_running, struct armpmu_read_buf *rd, u32 nr);
+int armpmu_mux_snapshot(struct armpmu_session *s, u32 flags);
 
 /*
  * The file's snapshot for READ from its totals, with @flags; -EIO if the
@@ -243,24 +253,12 @@ static inline int armpmu_snapshot(struct armpmu_session *s, u32 flags)
 		flags |= ARMPMU_COUNTS_RUNNING;
 	if (s->disturbed)
 		flags |= ARMPMU_COUNTS_DISTURBED;
-	if (unlikely(s->mux.on))
-		flags |= ARMPMU_COUNTS_MULTIPLEXED;
-	if (unlikely(s->read_slots)) {
-		s->rd.hdr.flags = flags;
-		s->rd.hdr.cycles = s->total[ARMPMU_CYCLE_IDX];
-		armpmu_mux_read(&s->mux, s->total, s->time_enabled, s->time_running,
-				&s->rd, s->read_slots - 1);
-		return s->disturbed ? -EIO : 0;
-	}
-	if (unlikely(s->mux.on)) {
-		flags |= ARMPMU_COUNTS_INCOMPLETE;
-		n = armpmu_mux_counts(&s->mux, counts->events, n);
-	} else {
-		memcpy(counts->events, s->total, n * sizeof(counts->events[0]));
-	}
+	if (unlikely(s->read_slow))
+		return armpmu_mux_snapshot(s, flags);
 	counts->nr = n;
 	counts->flags = flags;
 	counts->cycles = s->total[ARMPMU_CYCLE_IDX];
+	memcpy(counts->events, s->total, n * sizeof(counts->events[0]));
 	counts->time_enabled = s->time_enabled;
 	counts->time_running = s->time_running;
 	return s->disturbed ? -EIO : 0;
@@ -361,7 +359,7 @@ int armpmu_session_reset(struct armpmu_session *s);
 int armpmu_session_start(struct armpmu_session *s);
 int armpmu_session_stop(struct armpmu_session *s);
 int armpmu_session_read(struct armpmu_session *s);
-int armpmu_session_read_slots(struct armpmu_session *s, const struct armpmu_read *in);
+int armpmu_session_read_slots(struct armpmu_session *s, u32 nr, u64 reserved);
 int armpmu_session_attach(struct armpmu_session *s, const struct armpmu_attach *at);
 int armpmu_session_release_cpu(struct armpmu_session *s, u32 cpu);
 int armpmu_session_release_file(struct armpmu_session *s, u32 id);

@@ -340,7 +340,10 @@ static int reset(struct armpmu_session *s, const void *unused)
 	}
 	s->disturbed = false;
 	memset(s->total, 0, sizeof(s->total));
-	armpmu_mux_zero(&s->mux);
+	if (unlikely(s->mux.on))
+		armpmu_mux_zero(&s->mux);
+	else
+		s->mux.based = 0;
 	s->time_enabled = 0;
 	s->time_running = 0;
 	s->since_ns = sched_clock();

@@ -56,6 +56,13 @@ void armpmu_mux_program(struct armpmu_mux *m, u32 slot, u32 evtype, u32 group,
 	m->value[slot] = 0;
 	m->enabled_base[slot] = time_enabled;
 	m->running[slot] = m->on ? 0 : -time_running;
+	m->based |= BIT(slot);
+}
+
+/* A slot's time base since the last RESET (see armpmu_mux.based). */
+static u64 base_of(const struct armpmu_mux *m, const u64 *base, u32 slot)
+{
+	return m->based & BIT(slot) ? base[slot] : 0;
 }
 
 /*
@@ -71,7 +78,8 @@ void armpmu_mux_begin(struct armpmu_mux *m, struct armpmu_config *cfg, u64 *tota
 	for_each_slot(slot, m->slots) {
 		m->value[slot] = total[slot];
 		total[slot] = 0;
-		m->running[slot] += time_running;
+		m->enabled_base[slot] = base_of(m, m->enabled_base, slot);
+		m->running[slot] = base_of(m, m->running, slot) + time_running;
 		if (cfg->evtype_known & BIT(slot)) {
 			m->seen[slot] = cfg->seen_evtype[slot];
 			m->known |= BIT(slot);
@@ -79,6 +87,7 @@ void armpmu_mux_begin(struct armpmu_mux *m, struct armpmu_config *cfg, u64 *tota
 	}
 	cfg->programmed = 0;
 	cfg->evtype_known &= ARMPMU_CYCLE_BIT;
+	m->based = m->slots;
 	m->on = true;
 	m->packed = false;
 }
@@ -186,12 +195,20 @@ void armpmu_mux_account(struct armpmu_mux *m, u32 set, u64 *hw, u64 ran, u64 *to
 	}
 }
 
-/* RESET: every slot from zero, with the file's times. */
+/*
+ * RESET of a multiplexed file: each slot's own count and time go back to
+ * 0 (unprogrammed slots are never read). A file that is not multiplexed
+ * only clears @based.
+ */
 void armpmu_mux_zero(struct armpmu_mux *m)
 {
-	memset(m->value, 0, sizeof(m->value));
-	memset(m->enabled_base, 0, sizeof(m->enabled_base));
-	memset(m->running, 0, sizeof(m->running));
+	unsigned int slot;
+
+	for_each_slot(slot, m->slots) {
+		m->value[slot] = 0;
+		m->enabled_base[slot] = 0;
+		m->running[slot] = 0;
+	}
 }
 
 /* FILE_STATUS.counters: a multiplexed file's slots, or its counters. */
@@ -201,24 +218,29 @@ u32 armpmu_mux_configured(const struct armpmu_mux *m, const struct armpmu_config
 }
 
 /*
- * READ's events[] of a multiplexed file: each slot's count as counted.
- * Returns the entries that cover every programmed slot, at least @n.
+ * READ's snapshot of a multiplexed file: each slot's count as counted in
+ * events[], flagged, with the entries that cover every programmed slot.
  */
-u32 armpmu_mux_counts(const struct armpmu_mux *m, u64 *events, u32 n)
+static void mux_counts(const struct armpmu_mux *m, const u64 *total, u64 time_enabled,
+		       u64 time_running, struct armpmu_counts *counts, u32 n)
 {
 	unsigned int slot;
 
 	for (slot = 0; slot < ARMPMU_MAX_COUNTERS; slot++)
-		events[slot] = m->slots & BIT(slot) ? m->value[slot] : 0;
-	return max_t(u32, n, fls(m->slots));
+		counts->events[slot] = m->slots & BIT(slot) ? m->value[slot] : 0;
+	counts->nr = max_t(u32, n, fls(m->slots));
+	counts->cycles = total[ARMPMU_CYCLE_IDX];
+	counts->time_enabled = time_enabled;
+	counts->time_running = time_running;
 }
 
-/* READ_SLOTS: the header's slot fields and @nr slots. */
-void armpmu_mux_read(const struct armpmu_mux *m, const u64 *total, u64 time_enabled,
+/* READ_SLOTS: the header and @nr slots. */
+static void mux_read(const struct armpmu_mux *m, const u64 *total, u64 time_enabled,
 		     u64 time_running, struct armpmu_read_buf *rd, u32 nr)
 {
 	unsigned int slot;
 
+	rd->hdr.cycles = total[ARMPMU_CYCLE_IDX];
 	rd->hdr.slots = fls(m->slots);
 	rd->hdr.programmed = m->slots;
 	rd->hdr.time_enabled = time_enabled;
@@ -230,13 +252,34 @@ void armpmu_mux_read(const struct armpmu_mux *m, const u64 *total, u64 time_enab
 			memset(out, 0, sizeof(*out));
 			continue;
 		}
-		out->time_enabled = time_enabled - m->enabled_base[slot];
+		out->time_enabled = time_enabled - base_of(m, m->enabled_base, slot);
 		if (m->on) {
 			out->value = m->value[slot];
 			out->time_running = m->running[slot];
 		} else {
 			out->value = total[slot];
-			out->time_running = time_running + m->running[slot];
+			out->time_running = time_running + base_of(m, m->running, slot);
 		}
 	}
+}
+
+/*
+ * The snapshot of armpmu_snapshot() when it is not READ's plain one: a
+ * multiplexed file's (its slots' own counts), or READ_SLOTS'.
+ */
+int armpmu_mux_snapshot(struct armpmu_session *s, u32 flags)
+{
+	u32 nr = s->read_slow & ~ARMPMU_READ_MUX;
+
+	if (s->mux.on)
+		flags |= ARMPMU_COUNTS_MULTIPLEXED;
+	if (nr) {
+		s->rd.hdr.flags = flags;
+		mux_read(&s->mux, s->total, s->time_enabled, s->time_running, &s->rd, nr - 1);
+	} else {
+		s->snapshot.flags = flags | ARMPMU_COUNTS_INCOMPLETE;
+		mux_counts(&s->mux, s->total, s->time_enabled, s->time_running, &s->snapshot,
+			   s->caps->num_counters);
+	}
+	return s->disturbed ? -EIO : 0;
 }

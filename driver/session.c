@@ -260,8 +260,10 @@ static int program_slot(struct armpmu_session *s, u32 idx, u32 evtype, u32 group
 		ret = s->mode->program(s, idx, evtype);
 		return ret ? ret : set_slot(s, idx, evtype, group);
 	}
-	if (!s->mux.on)
+	if (!s->mux.on) {
 		s->mode->multiplex(s);
+		s->read_slow |= ARMPMU_READ_MUX;
+	}
 	return set_slot(s, idx, evtype, group);
 }
 
@@ -377,20 +379,20 @@ int armpmu_session_read(struct armpmu_session *s)
 	return ret ? ret : s->mode->read(s);
 }
 
-/* READ_SLOTS: s->rd for the header's @nr slots. */
-int armpmu_session_read_slots(struct armpmu_session *s, const struct armpmu_read *in)
+/* READ_SLOTS: s->rd for @nr slots; @reserved must be zero. */
+int armpmu_session_read_slots(struct armpmu_session *s, u32 nr, u64 reserved)
 {
 	int ret;
 
-	if (in->nr > ARMPMU_MAX_COUNTERS || in->reserved[0] || in->reserved[1])
+	if (nr > ARMPMU_MAX_COUNTERS || reserved)
 		return -EINVAL;
 	ret = ensure_mode(s);
 	if (ret)
 		return ret;
-	s->rd.hdr.nr = in->nr;
-	s->read_slots = in->nr + 1;
+	s->rd.hdr.nr = nr;
+	s->read_slow |= nr + 1;
 	ret = s->mode->read(s);
-	s->read_slots = 0;
+	s->read_slow &= ARMPMU_READ_MUX;
 	return ret;
 }
 

@@ -156,13 +156,14 @@ static void drop_disturbed(struct task_cpu *tc)
 /* Fold in what the loaded counters counted since the last look. */
 static void look(struct task_cpu *tc, u64 now)
 {
-	bool loaded = tc->loaded;
 	u64 ran = take_time(tc, now);
 
-	if (loaded && !armpmu_counters_look(tc->cfg, &tc->load, tc->total))
-		drop_disturbed(tc);
-	else if (loaded)
+	if (!tc->loaded)
+		return;
+	if (armpmu_counters_look(tc->cfg, &tc->load, tc->total))
 		account(tc, ran);
+	else
+		drop_disturbed(tc);
 }
 
 /*
@@ -829,7 +830,10 @@ static void zero_counts(struct armpmu_session *s)
 	s->disturbed = false;
 	s->incomplete = false;
 	s->exec_left = false;
-	armpmu_mux_zero(&s->mux);
+	if (unlikely(s->mux.on))
+		armpmu_mux_zero(&s->mux);
+	else
+		s->mux.based = 0;
 }
 
 /*
