@@ -180,7 +180,7 @@ void test_multiplex(void)
 		  "add_group: two events, on the highest counters", "%s: slots %d %d",
 		  tap_errname(err_of(ret)), slots[0], slots[1]);
 	for (i = 2; i < n + 2 && ret >= 0; i++)
-		ret = pmudev_add_event(pmu, "INST_RETIRED:u");
+		ret = pmudev_add_event(pmu, "CPU_CYCLES:u");
 	tap_check(ret == (int)n + 1, "add_event: past the counters, on slots up to n + 1",
 		  "got %d", ret);
 	ret = pmudev_start(pmu);
