@@ -69,6 +69,10 @@ struct bench {
 	int region;
 	unsigned int num_counters;
 	struct armpmu_counts counts;
+	struct {
+		struct armpmu_read hdr;
+		struct armpmu_slot slot[ARMPMU_MAX_COUNTERS];
+	} rd;				/* READ_SLOTS' buffer */
 	/* perf */
 	int perf_group[PERF_MAX_EVENTS];
 	int nr_perf;
@@ -204,6 +208,12 @@ static __attribute__((noinline)) int op_read_ioctl(struct bench *b)
 	return ioctl(b->fd, ARMPMU_IOC_READ, &b->counts) != 0;
 }
 
+/* The header and the rd.hdr.nr slots asked for. */
+static __attribute__((noinline)) int op_read_slots(struct bench *b)
+{
+	return ioctl(b->fd, ARMPMU_IOC_READ_SLOTS, &b->rd) != 0;
+}
+
 static __attribute__((noinline)) int op_read(struct bench *b)
 {
 	return read(b->fd, &b->counts, sizeof(b->counts)) != sizeof(b->counts);
@@ -259,6 +269,35 @@ static int armpmu_setup(struct bench *b)
 	return 0;
 }
 
+/*
+ * A multiplexed file, counting: the cycle counter and twice as many
+ * INST_RETIRED events as the core has counters, so two sets take turns.
+ * Its READ_SLOTS asks for every slot. Replaces b->pmu and b->fd.
+ */
+static int multiplexed_setup(struct bench *b)
+{
+	unsigned int slots = 2 * b->num_counters;
+	int err = pmudev_open(&b->pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_MULTIPLEX);
+
+	b->fd = err ? -1 : pmudev_fd(b->pmu);
+	err = err ? err : pmudev_add_event(b->pmu, "cycles");
+	for (unsigned int i = 0; !(err < 0) && i < slots; i++)
+		err = pmudev_add_event(b->pmu, "instructions");
+	if (!(err < 0))
+		err = pmudev_start(b->pmu);
+	b->rd.hdr.nr = slots;
+	if (!(err < 0))
+		err = pmudev_read_slots(b->pmu, &b->rd.hdr);
+	if (!(err < 0) && !(b->rd.hdr.flags & ARMPMU_COUNTS_MULTIPLEXED))
+		err = -EPROTO;
+	if (err < 0) {
+		fprintf(stderr, "armpmu-bench: a multiplexed file of %u slots: %s\n", slots,
+			pmudev_strerror(err));
+		return 1;
+	}
+	return 0;
+}
+
 static int run_armpmu(struct bench *b)
 {
 	int bad;
@@ -270,10 +309,15 @@ static int run_armpmu(struct bench *b)
 	bad |= report("armpmu_enotty_ioctl", op_enotty, b);
 	bad |= report("armpmu_read_ioctl", op_read_ioctl, b);
 	bad |= report("armpmu_read", op_read, b);
+	b->rd.hdr.nr = b->num_counters;
+	bad |= report("armpmu_read_slots", op_read_slots, b);
 	bad |= report("armpmu_start_stop", op_start_stop, b);
 	bad |= report("armpmu_reset", op_reset, b);
 	bad |= report("armpmu_region", op_region, b);
 	pmudev_regions_free(b->regions);
+	pmudev_close(b->pmu);
+	/* A thread is counted by one file at a time: the first one is closed. */
+	bad |= multiplexed_setup(b) || report("armpmu_read_multiplexed", op_read_slots, b);
 	pmudev_close(b->pmu);
 	return bad;
 }
@@ -616,11 +660,12 @@ static int start_sleeper(struct bench *b)
 }
 
 /*
- * This process counted, in task mode through the raw ioctls: every event
- * counter counting INST_RETIRED and the cycle counter, user mode (all an
- * unprivileged file may count), started.
+ * This process counted, in task mode through the raw ioctls: @sets times
+ * as many event slots as counters counting INST_RETIRED (1: every event
+ * counter; 2: a multiplexed file, two sets in turn) and the cycle
+ * counter, user mode (all an unprivileged file may count), started.
  */
-static int open_counted(struct bench *b)
+static int open_counted(struct bench *b, unsigned int sets)
 {
 	struct armpmu_event ev = { .event = ARMPMU_EV_INST_RETIRED, .flags = ARMPMU_EXCLUDE_KERNEL };
 	__u32 filter = ARMPMU_EXCLUDE_KERNEL;
@@ -634,7 +679,7 @@ static int open_counted(struct bench *b)
 	if (ioctl(b->task_fd, ARMPMU_IOC_INFO, &info))
 		goto fail;
 	b->num_counters = info.num_counters;
-	for (__u32 i = 0; i < b->num_counters; i++) {
+	for (__u32 i = 0; i < sets * b->num_counters; i++) {
 		what = "ARMPMU_IOC_SELECT";
 		if (ioctl(b->task_fd, ARMPMU_IOC_SELECT, &i))
 			goto fail;
@@ -684,6 +729,34 @@ static int check_counted(struct bench *b)
 	    st.threads != 1 || st.target_tid != (__u32)getpid() || st.counters != all) {
 		fprintf(stderr, "armpmu-bench: the counted file: flags %#x, %u thread(s), target %u, counters %#x\n",
 			st.flags, st.threads, st.target_tid, st.counters);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The multiplexed file counted this process all the time it ran, both sets
+ * in turn: each slot ran for part of it, none for all of it.
+ */
+static int check_multiplexed(struct bench *b)
+{
+	__u32 slots = 2 * b->num_counters, bad = 0;
+
+	memset(&b->rd, 0, sizeof(b->rd));
+	b->rd.hdr.nr = slots;
+	if (ioctl(b->task_fd, ARMPMU_IOC_READ_SLOTS, &b->rd)) {
+		perror("armpmu-bench: ARMPMU_IOC_READ_SLOTS of the multiplexed file");
+		return 1;
+	}
+	for (__u32 i = 0; i < slots; i++)
+		bad += !b->rd.slot[i].time_running ||
+		       b->rd.slot[i].time_running >= b->rd.slot[i].time_enabled;
+	if ((b->rd.hdr.flags & (ARMPMU_COUNTS_RUNNING | ARMPMU_COUNTS_MULTIPLEXED |
+				ARMPMU_COUNTS_DISTURBED | ARMPMU_COUNTS_INCOMPLETE)) !=
+	    (ARMPMU_COUNTS_RUNNING | ARMPMU_COUNTS_MULTIPLEXED) || bad ||
+	    b->rd.hdr.programmed != (1U << slots) - 1) {
+		fprintf(stderr, "armpmu-bench: the multiplexed file: flags %#x, programmed %#x, %u slots not counted part of the time\n",
+			b->rd.hdr.flags, b->rd.hdr.programmed, bad);
 		return 1;
 	}
 	return 0;
@@ -854,7 +927,7 @@ static int run_perf_switch(struct bench *b)
  */
 static int run_switch(struct bench *b, bool with_perf)
 {
-	double plain, hooked, counted, again;
+	double plain, hooked, counted, multiplexed, again;
 	int bad;
 
 	b->partner_yields = mmap(NULL, sizeof(*b->partner_yields), PROT_READ | PROT_WRITE,
@@ -873,8 +946,14 @@ static int run_switch(struct bench *b, bool with_perf)
 	stop_child(&b->sleeper);
 	if (bad)
 		return 1;
-	bad = open_counted(b) || report_switch("context_switch_counted", b, &counted) ||
+	bad = open_counted(b, 1) || report_switch("context_switch_counted", b, &counted) ||
 	      check_counted(b);
+	if (b->task_fd >= 0)
+		close(b->task_fd);
+	b->task_fd = -1;
+	bad = bad || open_counted(b, 2) ||
+	      report_switch("context_switch_multiplexed", b, &multiplexed) ||
+	      check_multiplexed(b);
 	if (b->task_fd >= 0)
 		close(b->task_fd);
 	if (bad || wait_unhooked() || measure_switch(NULL, b, &again))

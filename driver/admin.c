@@ -66,7 +66,7 @@ int armpmu_admin_file_status(const struct armpmu_session *caller,
 			st->flags |= ARMPMU_FILE_CALLER;
 		st->owner_pid = pid_vnr(s->owner_pid);
 		st->owner_uid = from_kuid_munged(current_user_ns(), s->owner_uid);
-		st->counters = armpmu_counters_of(&s->cfg);
+		st->counters = armpmu_mux_configured(&s->mux, &s->cfg);
 		ret = 0;
 		break;
 	}

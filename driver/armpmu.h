@@ -78,6 +78,49 @@ struct armpmu_load {
 	u64 now[ARMPMU_MAX_COUNTERS];		/* read by a look, then folded */
 };
 
+/*
+ * A file's event slots (multiplex.c), set in process context while its
+ * counters are stopped, except the counts and times, which are updated
+ * where the file's totals are (count_lock in task mode, the bound CPU in
+ * CPU mode). Until @on, slot n is event counter n and the counts are in
+ * the session's totals; then slots take turns in sets, and each slot's
+ * count and time running are kept here.
+ */
+struct armpmu_mux {
+	bool on;			/* a slot at or above num_counters */
+	bool packed;			/* @sets hold the slots as programmed */
+	u8 nsets;
+	u8 next;			/* the set loaded next */
+	u8 cur;				/* CPU mode: the set loaded */
+	u8 hw[ARMPMU_MAX_COUNTERS];	/* a slot's event counter in its set */
+	u32 slots;			/* slots with an event */
+	u32 known;			/* slots whose @seen is learnt */
+	/*
+	 * Slots whose @enabled_base and @running hold since the last RESET:
+	 * for the others they are 0 (so that a RESET of a file that is not
+	 * multiplexed costs one store, not a loop).
+	 */
+	u32 based;
+	u32 evtype[ARMPMU_MAX_COUNTERS];
+	u32 seen[ARMPMU_MAX_COUNTERS];	/* as armpmu_config's seen_evtype */
+	u32 group[ARMPMU_MAX_COUNTERS];
+	u32 sets[ARMPMU_MAX_COUNTERS];	/* the slots of each set */
+	u64 value[ARMPMU_MAX_COUNTERS];	/* once @on: a slot's count */
+	/* The file's time_enabled when the slot was programmed (or 0). */
+	u64 enabled_base[ARMPMU_MAX_COUNTERS];
+	/*
+	 * Once @on, the time the slot ran; before, minus the file's
+	 * time_running when it was programmed (modulo 2^64).
+	 */
+	u64 running[ARMPMU_MAX_COUNTERS];
+};
+
+/* READ_SLOTS' answer, kept in the session (not zeroed on the stack). */
+struct armpmu_read_buf {
+	struct armpmu_read hdr;
+	struct armpmu_slot slot[ARMPMU_MAX_COUNTERS];
+};
+
 struct armpmu_session;
 
 /*
@@ -92,6 +135,8 @@ struct armpmu_mode {
 	int (*stop)(struct armpmu_session *s);
 	int (*read)(struct armpmu_session *s);
 	int (*reset)(struct armpmu_session *s);
+	/* The file becomes multiplexed (stopped): see armpmu_mux_begin(). */
+	void (*multiplex)(struct armpmu_session *s);
 	void (*release)(struct armpmu_session *s);
 	/* RELEASE_FILE: 0, or -ESRCH if the file has already lost its PMU. */
 	int (*revoke)(struct armpmu_session *s);
@@ -163,7 +208,36 @@ struct armpmu_session {
 	struct hrtimer poll;
 	/* Kept here, not on the stack, so READ does not zero 264 bytes. */
 	struct armpmu_counts snapshot;
+	struct armpmu_mux mux;
+	/*
+	 * Non-zero when a snapshot is not READ's plain one: the file is
+	 * multiplexed (ARMPMU_READ_MUX), or a READ_SLOTS runs (its slots
+	 * wanted + 1 in the low bits). Set in process context, under @lock.
+	 */
+	u32 read_slow;
+	struct armpmu_read_buf rd;
 };
+
+#define ARMPMU_READ_MUX		BIT(31)
+
+/*
+ * multiplex.c: a file's slots, packed into sets that take turns in the
+ * PMU, and each slot's own count and times. Pure bookkeeping: the modes
+ * load and fold the counters.
+ */
+int armpmu_mux_check_group(const struct armpmu_mux *m, u32 slot, u32 group, u32 n);
+void armpmu_mux_program(struct armpmu_mux *m, u32 slot, u32 evtype, u32 group,
+			u64 time_enabled, u64 time_running);
+void armpmu_mux_begin(struct armpmu_mux *m, struct armpmu_config *cfg, u64 *total,
+		      u64 time_running);
+void armpmu_mux_pack(struct armpmu_mux *m, u32 n);
+u32 armpmu_mux_take_next(struct armpmu_mux *m);
+void armpmu_mux_fill(struct armpmu_mux *m, u32 set, struct armpmu_config *cfg);
+void armpmu_mux_learn(struct armpmu_mux *m, u32 set, const struct armpmu_config *cfg);
+void armpmu_mux_account(struct armpmu_mux *m, u32 set, u64 *hw, u64 ran, u64 *total);
+void armpmu_mux_zero(struct armpmu_mux *m);
+u32 armpmu_mux_configured(const struct armpmu_mux *m, const struct armpmu_config *cfg);
+int armpmu_mux_snapshot(struct armpmu_session *s, u32 flags);
 
 /*
  * The file's snapshot for READ from its totals, with @flags; -EIO if the
@@ -178,6 +252,8 @@ static inline int armpmu_snapshot(struct armpmu_session *s, u32 flags)
 		flags |= ARMPMU_COUNTS_RUNNING;
 	if (s->disturbed)
 		flags |= ARMPMU_COUNTS_DISTURBED;
+	if (unlikely(s->read_slow))
+		return armpmu_mux_snapshot(s, flags);
 	counts->nr = n;
 	counts->flags = flags;
 	counts->cycles = s->total[ARMPMU_CYCLE_IDX];
@@ -282,6 +358,7 @@ int armpmu_session_reset(struct armpmu_session *s);
 int armpmu_session_start(struct armpmu_session *s);
 int armpmu_session_stop(struct armpmu_session *s);
 int armpmu_session_read(struct armpmu_session *s);
+int armpmu_session_read_slots(struct armpmu_session *s, u32 nr, u64 reserved);
 int armpmu_session_attach(struct armpmu_session *s, const struct armpmu_attach *at);
 int armpmu_session_release_cpu(struct armpmu_session *s, u32 cpu);
 int armpmu_session_release_file(struct armpmu_session *s, u32 id);

@@ -47,24 +47,57 @@ static void mark_disturbed(struct armpmu_session *s)
 			      s->cpu);
 }
 
-/* Counting time is time started, on a CPU that is there. */
-static void take_time(struct armpmu_session *s)
+/* Counting time is time started, on a CPU that is there. Returns it. */
+static u64 take_time(struct armpmu_session *s)
 {
 	u64 now = sched_clock();
+	u64 ran = now - s->since_ns;
 
-	s->time_enabled += now - s->since_ns;
-	s->time_running += now - s->since_ns;
+	s->time_enabled += ran;
+	s->time_running += ran;
 	s->since_ns = now;
+	return ran;
+}
+
+/* A multiplexed file: what the loaded set counted goes to its slots. */
+static void account(struct armpmu_session *s, u64 ran)
+{
+	if (unlikely(s->mux.on))
+		armpmu_mux_account(&s->mux, s->mux.cur, s->total, ran, s->total);
 }
 
 /* A look at running counters: fold in their deltas, or find them disturbed. */
 static void look(struct armpmu_session *s)
 {
-	take_time(s);
+	u64 ran = take_time(s);
+
 	if (!armpmu_counters_look(&s->cfg, &s->load, s->total)) {
 		armpmu_counters_stop_own(&s->cfg);
 		mark_disturbed(s);
+		return;
 	}
+	account(s, ran);
+}
+
+/*
+ * A multiplexed file's next set goes into @s->cfg (the counters of the
+ * one before, stopped, are zeroed first).
+ */
+static void next_set(struct armpmu_session *s)
+{
+	armpmu_counters_clear(&s->cfg);
+	s->mux.cur = armpmu_mux_take_next(&s->mux);
+	armpmu_mux_fill(&s->mux, s->mux.cur, &s->cfg);
+}
+
+/* Load @s->cfg; a multiplexed file keeps what the load learnt. */
+static int load(struct armpmu_session *s)
+{
+	int ret = armpmu_counters_load(&s->cfg, &s->load);
+
+	if (!ret && unlikely(s->mux.on))
+		armpmu_mux_learn(&s->mux, s->mux.cur, &s->cfg);
+	return ret;
 }
 
 static void start_polling(struct armpmu_session *s)
@@ -74,8 +107,11 @@ static void start_polling(struct armpmu_session *s)
 
 static int start_counting(struct armpmu_session *s)
 {
-	int ret = armpmu_counters_load(&s->cfg, &s->load);
+	int ret;
 
+	if (s->mux.on)
+		next_set(s);
+	ret = load(s);
 	if (ret)
 		return ret;
 	s->running = true;
@@ -91,9 +127,12 @@ static int start_counting(struct armpmu_session *s)
  */
 static void pause_counting(struct armpmu_session *s, bool check_enable)
 {
-	take_time(s);
+	u64 ran = take_time(s);
+
 	if (!armpmu_counters_pause(&s->cfg, &s->load, s->total, check_enable, false))
 		mark_disturbed(s);
+	else
+		account(s, ran);
 }
 
 static void stop_counting(struct armpmu_session *s)
@@ -107,17 +146,21 @@ static void stop_counting(struct armpmu_session *s)
 	armpmu_counters_release_pmcr();
 }
 
-/* The CPU is back, its PMU reset by perf or by power-down. */
+/*
+ * The CPU is back, its PMU reset by perf or by power-down; or a
+ * multiplexed file's next set goes in, whose counters were not ours
+ * meanwhile.
+ */
 static bool resume_counting(struct armpmu_session *s)
 {
 	s->running = false;
-	if (!armpmu_counters_load(&s->cfg, &s->load)) {
+	if (!load(s)) {
 		s->running = true;
 		s->since_ns = sched_clock();
 		return true;
 	}
 	s->disturbed = true;
-	pr_notice_ratelimited("CPU%d: armpmu's counters were taken while the CPU was away: counts are not trustworthy until RESET\n",
+	pr_notice_ratelimited("CPU%d: armpmu's counters were taken while they were not loaded: counts are not trustworthy until RESET\n",
 			      s->cpu);
 	return false;
 }
@@ -207,6 +250,21 @@ static int cpu_program(struct armpmu_session *s, u32 idx, u32 evtype)
 	return on_bound_cpu(s, program, &a);
 }
 
+/* The file's counters are left zeroed: its slots take turns from START. */
+static int multiplex(struct armpmu_session *s, const void *unused)
+{
+	armpmu_counters_clear(&s->cfg);
+	armpmu_mux_begin(&s->mux, &s->cfg, s->total, s->time_running);
+	return 0;
+}
+
+static void cpu_multiplex(struct armpmu_session *s)
+{
+	/* Offline or revoked: nothing of the file is in the registers. */
+	if (on_bound_cpu(s, multiplex, NULL))
+		armpmu_mux_begin(&s->mux, &s->cfg, s->total, s->time_running);
+}
+
 static int set_value(struct armpmu_session *s, const void *arg)
 {
 	const struct counter_arg *a = arg;
@@ -282,6 +340,10 @@ static int reset(struct armpmu_session *s, const void *unused)
 	}
 	s->disturbed = false;
 	memset(s->total, 0, sizeof(s->total));
+	if (unlikely(s->mux.on))
+		armpmu_mux_zero(&s->mux);
+	else
+		s->mux.based = 0;
 	s->time_enabled = 0;
 	s->time_running = 0;
 	s->since_ns = sched_clock();
@@ -301,6 +363,14 @@ static enum hrtimer_restart poll(struct hrtimer *timer)
 	if (!s->running || s->parked || smp_processor_id() != s->cpu)
 		return HRTIMER_NORESTART;
 	look(s);
+	/* A multiplexed file's next set takes its turn. */
+	if (s->running && s->mux.on && s->mux.nsets > 1) {
+		pause_counting(s, true);
+		if (s->running) {
+			next_set(s);
+			resume_counting(s);
+		}
+	}
 	if (!s->running)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(timer, poll_period());
@@ -589,6 +659,7 @@ const struct armpmu_mode armpmu_cpu_mode = {
 	.stop = cpu_stop,
 	.read = cpu_read,
 	.reset = cpu_reset,
+	.multiplex = cpu_multiplex,
 	.release = cpu_release,
 	.revoke = cpu_revoke,
 	.describe = cpu_describe,

@@ -201,7 +201,7 @@ int armpmu_session_select(struct armpmu_session *s, u32 idx)
 
 	if (ret)
 		return ret;
-	if (idx >= s->caps->num_counters)
+	if (idx >= ARMPMU_MAX_COUNTERS)
 		return -EINVAL;
 	s->selected = idx;
 	return 0;
@@ -224,12 +224,55 @@ static int check_filter(const struct armpmu_session *s, u32 flags)
 	return 0;
 }
 
+/*
+ * Record a slot's event, group and start of its times; a multiplexed
+ * file's sets are packed again. Under the count lock, which an armed
+ * task-mode file's exec takes to start it: an armed file is busy too.
+ */
+static int set_slot(struct armpmu_session *s, u32 idx, u32 evtype, u32 group)
+{
+	int ret = 0;
+
+	raw_spin_lock_irq(&s->count_lock);
+	if (s->running || s->armed) {
+		ret = -EBUSY;
+	} else {
+		armpmu_mux_program(&s->mux, idx, evtype, group, s->time_enabled,
+				   s->time_running);
+		if (s->mux.on)
+			armpmu_mux_pack(&s->mux, s->caps->num_counters);
+	}
+	raw_spin_unlock_irq(&s->count_lock);
+	return ret;
+}
+
+/*
+ * Slot @idx below num_counters of a file that is not multiplexed is its
+ * event counter; any other makes the file multiplexed.
+ */
+static int program_slot(struct armpmu_session *s, u32 idx, u32 evtype, u32 group)
+{
+	int ret = armpmu_mux_check_group(&s->mux, idx, group, s->caps->num_counters);
+
+	if (ret)
+		return ret;
+	if (!s->mux.on && idx < s->caps->num_counters) {
+		ret = s->mode->program(s, idx, evtype);
+		return ret ? ret : set_slot(s, idx, evtype, group);
+	}
+	if (!s->mux.on) {
+		s->mode->multiplex(s);
+		s->read_slow |= ARMPMU_READ_MUX;
+	}
+	return set_slot(s, idx, evtype, group);
+}
+
 int armpmu_session_set_event(struct armpmu_session *s,
 			     const struct armpmu_event *ev)
 {
 	int ret;
 
-	if ((ev->flags & ~ARMPMU_EVENT_FLAGS) || ev->reserved[0] || ev->reserved[1])
+	if ((ev->flags & ~ARMPMU_EVENT_FLAGS) || ev->reserved)
 		return -EINVAL;
 	ret = ensure_mode(s);
 	if (ret)
@@ -243,8 +286,8 @@ int armpmu_session_set_event(struct armpmu_session *s,
 		return -ENOENT;
 	if (s->running)
 		return -EBUSY;
-	return s->mode->program(s, s->selected,
-				pmu_encode_evtype(ev->event, ev->flags));
+	return program_slot(s, s->selected, pmu_encode_evtype(ev->event, ev->flags),
+			    ev->group);
 }
 
 int armpmu_session_set_divider(struct armpmu_session *s, u32 divider)
@@ -293,11 +336,21 @@ int armpmu_session_set_value(struct armpmu_session *s,
 	ret = ensure_mode(s);
 	if (ret)
 		return ret;
-	if (val->counter >= s->caps->num_counters && val->counter != ARMPMU_CYCLE_COUNTER)
+	if (val->counter == ARMPMU_CYCLE_COUNTER || (!s->mux.on &&
+						       val->counter < s->caps->num_counters)) {
+		if (s->running)
+			return -EBUSY;
+		return s->mode->set_value(s, val->counter, val->value);
+	}
+	if (!s->mux.on || val->counter >= ARMPMU_MAX_COUNTERS)
 		return -EINVAL;
 	if (s->running)
 		return -EBUSY;
-	return s->mode->set_value(s, val->counter, val->value);
+	/* A multiplexed slot is in no counter while stopped: in software. */
+	raw_spin_lock_irq(&s->count_lock);
+	s->mux.value[val->counter] = val->value;
+	raw_spin_unlock_irq(&s->count_lock);
+	return 0;
 }
 
 int armpmu_session_start(struct armpmu_session *s)
@@ -324,6 +377,23 @@ int armpmu_session_read(struct armpmu_session *s)
 	int ret = ensure_mode(s);
 
 	return ret ? ret : s->mode->read(s);
+}
+
+/* READ_SLOTS: s->rd for @nr slots; @reserved must be zero. */
+int armpmu_session_read_slots(struct armpmu_session *s, u32 nr, u64 reserved)
+{
+	int ret;
+
+	if (nr > ARMPMU_MAX_COUNTERS || reserved)
+		return -EINVAL;
+	ret = ensure_mode(s);
+	if (ret)
+		return ret;
+	s->rd.hdr.nr = nr;
+	s->read_slow |= nr + 1;
+	ret = s->mode->read(s);
+	s->read_slow &= ARMPMU_READ_MUX;
+	return ret;
 }
 
 int armpmu_session_reset(struct armpmu_session *s)

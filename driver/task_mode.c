@@ -77,6 +77,16 @@ struct task_cpu {
 	u64 loaded_ns;			/* when its counters were loaded */
 	struct armpmu_load load;
 	/*
+	 * What is loaded: the file's configuration and totals, or for a
+	 * multiplexed file one set of it (@set) in @set_cfg, folded into
+	 * @set_total and from there into the slots.
+	 */
+	struct armpmu_config *cfg;
+	u64 *total;
+	u32 set;
+	struct armpmu_config set_cfg;
+	u64 set_total[ARMPMU_MAX_COUNTERS + 1];
+	/*
 	 * @poll is queued here while loaded counters need it. A CPU going
 	 * down hands its queued timers to another CPU: poll_task_cpu() lets
 	 * such a one die, and the CPU coming back cancels it and starts
@@ -106,18 +116,30 @@ static ktime_t poll_period(void)
 /*
  * The time since the last look: enabled, and running too if loaded. Both
  * are taken together, so that a snapshot never shows more time running
- * than enabled. Under the file's count_lock.
+ * than enabled. Under the file's count_lock. Returns the time running.
  */
-static void take_time(struct task_cpu *tc, u64 now)
+static u64 take_time(struct task_cpu *tc, u64 now)
 {
 	struct armpmu_session *s = tc->cur;
+	u64 ran = 0;
 
 	s->time_enabled += now - tc->in_ns;
 	tc->in_ns = now;
 	if (tc->loaded) {
-		s->time_running += now - tc->loaded_ns;
+		ran = now - tc->loaded_ns;
+		s->time_running += ran;
 		tc->loaded_ns = now;
 	}
+	return ran;
+}
+
+/* A multiplexed file: what the loaded set counted goes to its slots. */
+static void account(struct task_cpu *tc, u64 ran)
+{
+	struct armpmu_session *s = tc->cur;
+
+	if (unlikely(tc->total != s->total))
+		armpmu_mux_account(&s->mux, tc->set, tc->total, ran, s->total);
 }
 
 /* Counters found disturbed: what is still ours stops, and nothing is folded. */
@@ -125,8 +147,8 @@ static void drop_disturbed(struct task_cpu *tc)
 {
 	struct armpmu_session *s = tc->cur;
 
-	armpmu_counters_stop_own(&s->cfg);
-	armpmu_counters_clear(&s->cfg);
+	armpmu_counters_stop_own(tc->cfg);
+	armpmu_counters_clear(tc->cfg);
 	s->disturbed = true;
 	tc->loaded = false;
 }
@@ -134,10 +156,13 @@ static void drop_disturbed(struct task_cpu *tc)
 /* Fold in what the loaded counters counted since the last look. */
 static void look(struct task_cpu *tc, u64 now)
 {
-	struct armpmu_session *s = tc->cur;
+	u64 ran = take_time(tc, now);
 
-	take_time(tc, now);
-	if (tc->loaded && !armpmu_counters_look(&s->cfg, &tc->load, s->total))
+	if (!tc->loaded)
+		return;
+	if (armpmu_counters_look(tc->cfg, &tc->load, tc->total))
+		account(tc, ran);
+	else
 		drop_disturbed(tc);
 }
 
@@ -148,12 +173,15 @@ static void look(struct task_cpu *tc, u64 now)
 static void unload(struct task_cpu *tc, u64 now)
 {
 	struct armpmu_session *s = tc->cur;
+	u64 ran = take_time(tc, now);
 
-	take_time(tc, now);
-	if (!armpmu_counters_pause(&s->cfg, &tc->load, s->total, true, true))
+	if (!armpmu_counters_pause(tc->cfg, &tc->load, tc->total, true, true)) {
 		s->disturbed = true;
-	else if (s->cfg.divider)
-		armpmu_counters_release_pmcr();
+	} else {
+		account(tc, ran);
+		if (tc->cfg->divider)
+			armpmu_counters_release_pmcr();
+	}
 	tc->loaded = false;
 }
 
@@ -172,6 +200,25 @@ static void switch_out(struct task_cpu *tc)
 	tc->cur = NULL;
 }
 
+/*
+ * What a load here loads: the file's configuration, or the next set of a
+ * multiplexed file (a copy here, since threads on other CPUs may have
+ * other sets loaded).
+ */
+static void choose(struct task_cpu *tc, struct armpmu_session *s)
+{
+	if (likely(!s->mux.on)) {
+		tc->cfg = &s->cfg;
+		tc->total = s->total;
+		return;
+	}
+	tc->set = armpmu_mux_take_next(&s->mux);
+	tc->set_cfg = s->cfg;
+	armpmu_mux_fill(&s->mux, tc->set, &tc->set_cfg);
+	tc->cfg = &tc->set_cfg;
+	tc->total = tc->set_total;
+}
+
 static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 {
 	const struct armpmu_caps *caps = armpmu_cpus_caps(smp_processor_id());
@@ -184,12 +231,15 @@ static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 		tc->polling = true;
 		hrtimer_start(&tc->poll, poll_period(), HRTIMER_MODE_REL_PINNED_HARD);
 	}
+	choose(tc, s);
 	/* A CPU-mode owner counts everything here, and other cores differ. */
 	if (armpmu_cpus_owned_here() || !caps || caps->midr != s->caps->midr ||
-	    armpmu_counters_load(&s->cfg, &tc->load)) {
+	    armpmu_counters_load(tc->cfg, &tc->load)) {
 		s->incomplete = true;
 		return;
 	}
+	if (unlikely(tc->cfg != &s->cfg))
+		armpmu_mux_learn(&s->mux, tc->set, tc->cfg);
 	tc->loaded = true;
 	tc->loaded_ns = now;
 }
@@ -489,6 +539,11 @@ static enum hrtimer_restart poll_task_cpu(struct hrtimer *timer)
 	}
 	raw_spin_lock(&s->count_lock);
 	look(tc, sched_clock());
+	/* A multiplexed file's next set takes its turn. */
+	if (tc->loaded && s->mux.on && s->mux.nsets > 1) {
+		unload(tc, tc->in_ns);
+		load(tc, s, tc->in_ns);
+	}
 	raw_spin_unlock(&s->count_lock);
 	hrtimer_forward_now(timer, poll_period());
 	return HRTIMER_RESTART;
@@ -775,6 +830,10 @@ static void zero_counts(struct armpmu_session *s)
 	s->disturbed = false;
 	s->incomplete = false;
 	s->exec_left = false;
+	if (unlikely(s->mux.on))
+		armpmu_mux_zero(&s->mux);
+	else
+		s->mux.based = 0;
 }
 
 /*
@@ -789,7 +848,7 @@ static void restart(struct task_cpu *tc, u64 now)
 	zero_counts(s);
 	tc->in_ns = now;
 	if (tc->loaded) {
-		armpmu_counters_rebase(&s->cfg, &tc->load);
+		armpmu_counters_rebase(tc->cfg, &tc->load);
 		tc->loaded_ns = now;
 	} else {
 		load(tc, s, now);
@@ -914,7 +973,7 @@ u32 armpmu_task_counting(void)
 {
 	struct task_cpu *tc = this_cpu_ptr(&task_cpus);
 
-	return tc->cur && tc->loaded ? armpmu_counters_of(&tc->cur->cfg) : 0;
+	return tc->cur && tc->loaded ? armpmu_counters_of(tc->cfg) : 0;
 }
 
 static int task_program(struct armpmu_session *s, u32 idx, u32 evtype)
@@ -928,6 +987,14 @@ static int task_set_value(struct armpmu_session *s, u32 idx, u64 value)
 {
 	s->total[idx] = value;
 	return 0;
+}
+
+/* Stopped: no CPU has the file loaded, and its totals are steady. */
+static void task_multiplex(struct armpmu_session *s)
+{
+	raw_spin_lock_irq(&s->count_lock);
+	armpmu_mux_begin(&s->mux, &s->cfg, s->total, s->time_running);
+	raw_spin_unlock_irq(&s->count_lock);
 }
 
 /* The file counts the caller alone: no other CPU can hold its counters. */
@@ -1076,6 +1143,7 @@ const struct armpmu_mode armpmu_task_mode = {
 	.stop = task_stop,
 	.read = task_read,
 	.reset = task_reset,
+	.multiplex = task_multiplex,
 	.release = task_release,
 	.revoke = task_revoke,
 	.describe = task_describe,

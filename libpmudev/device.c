@@ -67,7 +67,8 @@ static int open_cpu_mode(struct pmudev *pmu, int cpu, unsigned int flags)
 	return err;
 }
 
-#define OPEN_FLAGS (PMUDEV_OPEN_NO_PIN | PMUDEV_OPEN_UNBOUND | PMUDEV_OPEN_FOLLOW)
+#define OPEN_FLAGS (PMUDEV_OPEN_NO_PIN | PMUDEV_OPEN_UNBOUND | PMUDEV_OPEN_FOLLOW | \
+		    PMUDEV_OPEN_MULTIPLEX)
 
 int pmudev_open(struct pmudev **out, int cpu, unsigned int flags)
 {
@@ -86,6 +87,7 @@ int pmudev_open(struct pmudev **out, int cpu, unsigned int flags)
 	if (!pmu)
 		return -ENOMEM;
 	pmu->tid = gettid();
+	pmu->multiplex = flags & PMUDEV_OPEN_MULTIPLEX;
 	pmu->fd = open(ARMPMU_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 	if (pmu->fd < 0) {
 		err = -errno;
@@ -222,7 +224,13 @@ int pmudev_select(struct pmudev *pmu, unsigned int counter)
 
 int pmudev_set_event(struct pmudev *pmu, uint32_t event, uint32_t flags)
 {
-	struct armpmu_event ev = { .event = event, .flags = flags };
+	return pmudev_set_event_group(pmu, event, flags, 0);
+}
+
+int pmudev_set_event_group(struct pmudev *pmu, uint32_t event, uint32_t flags,
+			   uint32_t group)
+{
+	struct armpmu_event ev = { .event = event, .flags = flags, .group = group };
 
 	return bound_ioctl(pmu, ARMPMU_IOC_SET_EVENT, &ev);
 }
@@ -310,6 +318,22 @@ int pmudev_read_v1(struct pmudev *pmu, struct armpmu_counts *counts)
 	return err;
 }
 
+int pmudev_read_slots(struct pmudev *pmu, struct armpmu_read *rd)
+{
+	rd->reserved[0] = 0;
+	rd->reserved[1] = 0;
+	return bound_ioctl(pmu, ARMPMU_IOC_READ_SLOTS, rd);
+}
+
+double pmudev_scaled(const struct armpmu_slot *slot)
+{
+	if (!slot->time_running)
+		return -1.0;
+	if (slot->time_running >= slot->time_enabled)
+		return (double)slot->value;
+	return (double)slot->value * ((double)slot->time_enabled / (double)slot->time_running);
+}
+
 double pmudev_coverage(const struct armpmu_counts *counts)
 {
 	if (!counts->time_enabled || counts->time_running >= counts->time_enabled)
@@ -324,15 +348,25 @@ static int add_cycles(struct pmudev *pmu, const struct pmudev_event *ev)
 	return err ? err : ARMPMU_CYCLE_COUNTER;
 }
 
+/*
+ * The hardware's counters from the top down (perf takes them from 0 up);
+ * once they are all used, with PMUDEV_OPEN_MULTIPLEX, the slots beyond,
+ * from num_counters up, which make the file multiplexed.
+ */
 static int free_counter(const struct pmudev *pmu)
 {
 	for (int counter = pmu->info.num_counters - 1; counter >= 0; counter--)
 		if (!(pmu->used & (1U << counter)))
 			return counter;
+	for (int slot = pmu->info.num_counters; pmu->multiplex && slot < ARMPMU_MAX_COUNTERS;
+	     slot++)
+		if (!(pmu->used & (1U << slot)))
+			return slot;
 	return -ENOSPC;
 }
 
-int pmudev_add_event(struct pmudev *pmu, const char *spec)
+/* @spec on a free slot in @group; its slot, or a negative errno. */
+static int add_event(struct pmudev *pmu, const char *spec, uint32_t group)
 {
 	struct pmudev_event ev;
 	int counter, err;
@@ -344,7 +378,7 @@ int pmudev_add_event(struct pmudev *pmu, const char *spec)
 	if (err)
 		return err;
 	if (pmudev_spec_is_cycles(spec))
-		return add_cycles(pmu, &ev);
+		return group ? -EINVAL : add_cycles(pmu, &ev);
 	counter = free_counter(pmu);
 	if (counter < 0)
 		return counter;
@@ -354,7 +388,7 @@ int pmudev_add_event(struct pmudev *pmu, const char *spec)
 		return -ENOMEM;
 	err = pmudev_select(pmu, counter);
 	if (!err)
-		err = pmudev_set_event(pmu, ev.number, ev.flags);
+		err = pmudev_set_event_group(pmu, ev.number, ev.flags, group);
 	if (err) {
 		free(name);
 		return err;
@@ -362,6 +396,31 @@ int pmudev_add_event(struct pmudev *pmu, const char *spec)
 	pmu->counter_name[counter] = name;
 	pmu->used |= 1U << counter;
 	return counter;
+}
+
+int pmudev_add_event(struct pmudev *pmu, const char *spec)
+{
+	return add_event(pmu, spec, 0);
+}
+
+int pmudev_add_group(struct pmudev *pmu, const char *const *specs, unsigned int n,
+		     int *slots)
+{
+	uint32_t group = ++pmu->groups;
+
+	if (pmu->unbound)
+		return -EBADFD;
+	if (n > pmu->info.num_counters)
+		return -ENOSPC;
+	for (unsigned int i = 0; i < n; i++) {
+		int slot = add_event(pmu, specs[i], group);
+
+		if (slot < 0)
+			return slot;
+		if (slots)
+			slots[i] = slot;
+	}
+	return 0;
 }
 
 const char *pmudev_counter_name(const struct pmudev *pmu, unsigned int counter)
@@ -386,7 +445,7 @@ const char *pmudev_strerror(int err)
 		return "in use (the CPU's PMU owned by another file, the thread counted by "
 		       "another file, or counting)";
 	case -ENOSPC:
-		return "no free counter";
+		return "no free counter (31 slots used, or a group larger than the core's counters)";
 	case -EOPNOTSUPP:
 		return "not supported by this core";
 	case -ERANGE:

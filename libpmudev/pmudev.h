@@ -70,6 +70,13 @@ struct pmudev;
  * creates from now on, into the same counts (PMUDEV_ATTACH_FOLLOW).
  */
 #define PMUDEV_OPEN_FOLLOW	(1U << 2)
+/*
+ * pmudev_add_event() and pmudev_add_group() go on past the event counters,
+ * onto the slots that multiplex the file (armpmu(4)); without it they give
+ * -ENOSPC there, as they always did, so that a program reading with
+ * pmudev_read() never gets counts of part of the time unasked.
+ */
+#define PMUDEV_OPEN_MULTIPLEX	(1U << 3)
 
 /*
  * Open the device. With PMUDEV_CPU_ANY, task mode: the calling thread is
@@ -159,6 +166,13 @@ const char *pmudev_core_name(uint32_t midr);
  */
 int pmudev_select(struct pmudev *pmu, unsigned int counter);
 int pmudev_set_event(struct pmudev *pmu, uint32_t event, uint32_t flags);
+/*
+ * pmudev_set_event() in @group (0: a slot of its own): slots sharing a
+ * non-zero group are always in the PMU together. -ENOSPC if the group
+ * would have more slots than the core has counters.
+ */
+int pmudev_set_event_group(struct pmudev *pmu, uint32_t event, uint32_t flags,
+			   uint32_t group);
 int pmudev_set_divider(struct pmudev *pmu, bool every_64_cycles);
 /* @counter: an event counter index or ARMPMU_CYCLE_COUNTER. */
 int pmudev_set_value(struct pmudev *pmu, unsigned int counter, uint64_t value);
@@ -176,6 +190,28 @@ int pmudev_stop(struct pmudev *pmu);
  * ARMPMU_COUNTS_INCOMPLETE. pmudev_coverage() gives the ratio.
  */
 int pmudev_read(struct pmudev *pmu, struct armpmu_counts *counts);
+
+/*
+ * ARMPMU_IOC_READ_SLOTS: set @rd->nr to the slots wanted (0 to nr - 1);
+ * @rd must have room for them after the header, for instance
+ *
+ *	struct { struct armpmu_read hdr; struct armpmu_slot slot[8]; } buf =
+ *		{ .hdr.nr = 8 };
+ *	err = pmudev_read_slots(pmu, &buf.hdr);
+ *
+ * Each slot has its own value, time_enabled and time_running: without
+ * multiplexing (every slot below num_counters) they are the file's; with
+ * it (ARMPMU_COUNTS_MULTIPLEXED) each slot was counted only while its set
+ * was in the PMU. Only the header and the slots asked for are copied.
+ */
+int pmudev_read_slots(struct pmudev *pmu, struct armpmu_read *rd);
+
+/*
+ * A slot's count scaled to the whole time it was enabled: value *
+ * time_enabled / time_running, the value itself when it ran all the time,
+ * and -1.0 when it never ran (never counted: not a count of 0).
+ */
+double pmudev_scaled(const struct armpmu_slot *slot);
 
 /*
  * The share of the time counted in @counts: time_running / time_enabled,
@@ -330,10 +366,23 @@ const char *pmudev_event_note(const char *spec, const struct armpmu_info *info);
  * returns ARMPMU_CYCLE_COUNTER, using no event counter (CPU_CYCLES or 0x11
  * take an event counter). Anything else programs a free event counter,
  * allocated from the highest down (perf allocates from the lowest up), and
- * returns its index; -ENOSPC when every counter is programmed. Fails with
- * -EBUSY while counting (after pmudev_start() or pmudev_regions_new()).
+ * returns its index; -ENOSPC when every counter is programmed. With
+ * PMUDEV_OPEN_MULTIPLEX the next events go on slots from num_counters up,
+ * which multiplexes the file (armpmu(4)): read those with
+ * pmudev_read_slots(); -ENOSPC then when all 31 slots are programmed.
+ * Fails with -EBUSY while counting (after pmudev_start() or
+ * pmudev_regions_new()).
  */
 int pmudev_add_event(struct pmudev *pmu, const char *spec);
+
+/*
+ * pmudev_add_event() of @n specs as one new group, always counted
+ * together; each one's slot goes to @slots[i] (if not NULL). -ENOSPC if
+ * @n is more than the core's counters; -EINVAL for "cycles" (the cycle
+ * counter always counts). On an error, the specs before it stay added.
+ */
+int pmudev_add_group(struct pmudev *pmu, const char *const *specs, unsigned int n,
+		     int *slots);
 
 /*
  * The name a counter shows in reports: the spec given to

@@ -113,6 +113,7 @@ int main(int argc, char **argv)
 		test_divider();
 		test_filters();
 		test_exact();
+		test_multiplex();
 	} else {
 		tap_skip("counting, the divider's effect, filters and exact counts",
 			 "QEMU's %s PMU never counts", board->name);

@@ -212,6 +212,14 @@ static void fill_no_file(void *arg)
 	memcpy(arg, &id, sizeof(id));
 }
 
+/* READ_SLOTS of no slot: the header alone. */
+static void fill_read_none(void *arg)
+{
+	struct armpmu_read rd = { .nr = 0 };
+
+	memcpy(arg, &rd, sizeof(rd));
+}
+
 static void fill_status(void *arg)
 {
 	struct armpmu_cpu_status st = { .cpu = 0 };
@@ -247,6 +255,8 @@ static const struct call calls[] = {
 	  fill_file_status, ENOENT, ENOENT, false, false },
 	{ "RELEASE_FILE", ARMPMU_IOC_RELEASE_FILE, sizeof(__u32), false, fill_no_file, ESRCH,
 	  EPERM, false, false },
+	{ "READ_SLOTS", ARMPMU_IOC_READ_SLOTS, sizeof(struct armpmu_read), true,
+	  fill_read_none, 0, 0, false, false },
 	/* Every user's counts: root's only. */
 	{ "REGS", ARMPMU_IOC_REGS, sizeof(struct armpmu_regs), true, fill_cpu0, 0, EPERM,
 	  false, false },
@@ -387,12 +397,9 @@ static void walk_reserved(void)
 	unsigned int i, p;
 
 	for (p = 0; p < ARRAY_SIZE(patterns); p++) {
-		for (i = 0; i < 2; i++) {
-			ev = (struct armpmu_event){ .event = ARMPMU_EV_CPU_CYCLES, .flags = EXCL_K };
-			ev.reserved[i] = patterns[p];
-			row(set_event_on_fresh(ev), EINVAL,
-			    i ? "SET_EVENT reserved[1] =" : "SET_EVENT reserved[0] =", patterns[p]);
-		}
+		ev = (struct armpmu_event){ .event = ARMPMU_EV_CPU_CYCLES, .flags = EXCL_K,
+					    .reserved = patterns[p] };
+		row(set_event_on_fresh(ev), EINVAL, "SET_EVENT reserved =", patterns[p]);
 		val = (struct armpmu_value){ .counter = 0, .reserved = patterns[p] };
 		row(on_fresh_file(ARMPMU_IOC_SET_VALUE, &val), EINVAL, "SET_VALUE reserved =",
 		    patterns[p]);
@@ -479,8 +486,10 @@ static void walk_ranges(void)
 	struct armpmu_value val = { 0 };
 	unsigned int i;
 
-	row(u32_on_fresh(ARMPMU_IOC_SELECT, num_counters), EINVAL,
-	    "SELECT the number of counters,", num_counters);
+	row(u32_on_fresh(ARMPMU_IOC_SELECT, num_counters), 0,
+	    "SELECT the number of counters (a multiplexed slot),", num_counters);
+	row(u32_on_fresh(ARMPMU_IOC_SELECT, ARMPMU_MAX_COUNTERS - 1), 0,
+	    "SELECT the last slot,", ARMPMU_MAX_COUNTERS - 1);
 	row(u32_on_fresh(ARMPMU_IOC_SELECT, ARMPMU_CYCLE_COUNTER), EINVAL,
 	    "SELECT the cycle counter's index,", ARMPMU_CYCLE_COUNTER);
 	row(u32_on_fresh(ARMPMU_IOC_SELECT, num_counters - 1), 0, "SELECT the last counter,",
@@ -545,6 +554,92 @@ static void walk_ranges(void)
 	    0xffffffffU);
 }
 
+/* Programs slots 0 to @n - 1 in @group on @fd; the first error. */
+static int program_slots(int fd, unsigned int n, __u32 group)
+{
+	int err = 0;
+
+	for (unsigned int i = 0; i < n && !err; i++)
+		err = program_group(fd, i, ARMPMU_EV_CPU_CYCLES, EXCL_K, group);
+	return err;
+}
+
+/* READ_SLOTS of @nr slots with @reserved in reserved[@which], on a fresh file. */
+static int read_slots_on_fresh(__u32 nr, unsigned int which, __u32 reserved)
+{
+	struct {
+		struct armpmu_read hdr;
+		struct armpmu_slot slot[ARMPMU_MAX_COUNTERS + 1];
+	} buf = { .hdr.nr = nr };
+
+	buf.hdr.reserved[which] = reserved;
+	return on_fresh_file(ARMPMU_IOC_READ_SLOTS, &buf);
+}
+
+/*
+ * Multiplexing: slots past the counters, groups larger than them, and
+ * READ_SLOTS' own fields and the memory it writes.
+ */
+static void walk_multiplex(void)
+{
+	static const __u32 wide[] = { ARMPMU_MAX_COUNTERS + 1, 0x80000000U, 0xffffffffU };
+	struct {
+		struct armpmu_read hdr;
+		struct armpmu_slot slot[1];
+	} buf = { .hdr.nr = 1 };
+	struct armpmu_value val = { .counter = num_counters, .value = 5 };
+	void *map, *p;
+	int fd, err;
+
+	err = dev_open(&fd);
+	err = err ? err : program_slots(fd, num_counters, 7);
+	row(err, filtered(0), "SET_EVENT: a group as large as the counters,", num_counters);
+	err = err ? err : program_group(fd, num_counters, ARMPMU_EV_CPU_CYCLES, EXCL_K, 7);
+	row(err, filtered(ENOSPC), "SET_EVENT: a group one larger than the counters,",
+	    num_counters + 1);
+	dev_close(&fd);
+	err = dev_open(&fd);
+	err = err ? err : program_group(fd, ARMPMU_MAX_COUNTERS - 1, ARMPMU_EV_CPU_CYCLES,
+					EXCL_K, 0);
+	row(err, filtered(0), "SET_EVENT on the last slot (multiplexed),",
+	    ARMPMU_MAX_COUNTERS - 1);
+	val.counter = ARMPMU_MAX_COUNTERS - 1;
+	row(err ? err : ioc(fd, ARMPMU_IOC_SET_VALUE, &val), filtered(0),
+	    "SET_VALUE of a multiplexed slot,", val.counter);
+	err = err ? err : read_slots(fd, &buf.hdr, 1);
+	/* Never started: programmed, never counted, and says so. */
+	tap_check(err == filtered(0) && (err || (buf.hdr.programmed == 1U << 30 &&
+						 buf.hdr.slots == ARMPMU_MAX_COUNTERS &&
+						 !buf.slot[0].time_running)),
+		  "READ_SLOTS: slot 30 programmed, slot 0 empty, nothing counted",
+		  "%s: programmed %#x, slots %u", tap_errname(err), buf.hdr.programmed,
+		  buf.hdr.slots);
+	dev_close(&fd);
+	for (unsigned int i = 0; i < ARRAY_SIZE(wide); i++)
+		row(read_slots_on_fresh(wide[i], 0, 0), EINVAL, "READ_SLOTS of nr", wide[i]);
+	row(read_slots_on_fresh(ARMPMU_MAX_COUNTERS, 0, 0), 0, "READ_SLOTS of every slot, nr",
+	    ARMPMU_MAX_COUNTERS);
+	for (unsigned int i = 0; i < 2; i++) {
+		row(read_slots_on_fresh(1, i, 1), EINVAL,
+		    i ? "READ_SLOTS with reserved[1] =" : "READ_SLOTS with reserved[0] =", 1);
+		row(read_slots_on_fresh(1, i, 0x80000000U), EINVAL,
+		    i ? "READ_SLOTS with reserved[1] =" : "READ_SLOTS with reserved[0] =",
+		    0x80000000U);
+	}
+	/* A header followed by one slot whose last byte is not mapped. */
+	buf.hdr.nr = 1;
+	p = place_arg(ARG_PAST_MAPPING, &buf, sizeof(buf), &map);
+	row(p ? on_fresh_file(ARMPMU_IOC_READ_SLOTS, p) : ENOMEM, EFAULT,
+	    "READ_SLOTS of 1 slot into a buffer 1 byte short, nr", 1);
+	unplace_arg(map);
+	/* The header alone, right before the unmapped page: nr 0 fits. */
+	buf.hdr.nr = 0;
+	p = place_arg(ARG_PAST_MAPPING, &buf, sizeof(buf.hdr) + 1, &map);
+	row(p ? on_fresh_file(ARMPMU_IOC_READ_SLOTS, p) : ENOMEM, 0,
+	    "READ_SLOTS of no slot, the header just fitting, nr", 0);
+	unplace_arg(map);
+}
+
 static void walk_enotty(void)
 {
 	static const struct { const char *name; unsigned long req; } reqs[] = {
@@ -555,6 +650,8 @@ static void walk_enotty(void)
 		{ "INFO's number and size, written instead of read",
 		  _IOW(ARMPMU_IOC_MAGIC, 0x01, struct armpmu_info) },
 		{ "READ's number without its argument", _IO(ARMPMU_IOC_MAGIC, 0x09) },
+		{ "READ_SLOTS' number with the wrong size", _IOWR(ARMPMU_IOC_MAGIC, 0x12, __u64) },
+		{ "armpmu's magic, number 0x13 (one past READ_SLOTS)", _IO(ARMPMU_IOC_MAGIC, 0x13) },
 		{ "START's number with an argument", _IOW(ARMPMU_IOC_MAGIC, 0x07, __u32) },
 		{ "INFO's number and size, another magic",
 		  _IOR(ARMPMU_IOC_MAGIC + 1, 0x01, struct armpmu_info) },
@@ -696,6 +793,7 @@ static void walk_matrix(void)
 	walk_reserved();
 	walk_flags();
 	walk_ranges();
+	walk_multiplex();
 	walk_enotty();
 	walk_read();
 	walk_file_ops();

@@ -12,10 +12,13 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/armpmu.h>
 #include <linux/armpmu_arch.h>
@@ -76,6 +79,24 @@ static inline int program(int fd, __u32 idx, __u32 event, __u32 flags)
 	return err ? err : ioc(fd, ARMPMU_IOC_SET_EVENT, &ev);
 }
 
+/* Selects slot @idx and programs it in @group. */
+static inline int program_group(int fd, __u32 idx, __u32 event, __u32 flags, __u32 group)
+{
+	struct armpmu_event ev = { .event = event, .flags = flags, .group = group };
+	int err = ioc_u32(fd, ARMPMU_IOC_SELECT, idx);
+
+	return err ? err : ioc(fd, ARMPMU_IOC_SET_EVENT, &ev);
+}
+
+/* READ_SLOTS of slots 0 to @nr - 1 into @rd, which has room for them. */
+static inline int read_slots(int fd, struct armpmu_read *rd, __u32 nr)
+{
+	memset(rd, 0xa5, sizeof(*rd) + nr * sizeof(rd->slot[0]));
+	memset(rd, 0, sizeof(*rd));
+	rd->nr = nr;
+	return ioc(fd, ARMPMU_IOC_READ_SLOTS, rd);
+}
+
 static inline int set_event(int fd, __u32 event, __u32 flags)
 {
 	struct armpmu_event ev = { .event = event, .flags = flags };
@@ -104,6 +125,49 @@ static __attribute__((noinline, unused)) int measure_loop(int fd, unsigned long 
 	if (ioctl(fd, ARMPMU_IOC_STOP) < 0)
 		return errno;
 	return read_counts(fd, c);
+}
+
+/* Where modprobe finds armpmu.ko, from `modinfo -n` (NULL: not found). */
+static inline const char *armpmu_module_path(void)
+{
+	static char path[256];
+	FILE *p = popen("modinfo -n armpmu", "r");
+	bool found = p && fgets(path, sizeof(path), p);
+
+	if (p)
+		pclose(p);
+	if (!found)
+		return NULL;
+	path[strcspn(path, "\n")] = '\0';
+	return path;
+}
+
+/*
+ * Unload armpmu and load @path with module parameters @params, as rmmod
+ * and insmod would, without their fork, exec and index lookups; then wait
+ * for the device node, which devtmpfs makes from its own thread.
+ */
+static inline int reload_armpmu(const char *path, const char *params)
+{
+	struct stat node;
+	bool had_node = stat(DEV, &node) == 0;
+	int fd, err = 0, tries;
+
+	if (syscall(SYS_delete_module, "armpmu", O_NONBLOCK))
+		return errno;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (syscall(SYS_finit_module, fd, params, 0))
+		err = errno;
+	close(fd);
+	for (tries = 0; !err && tries < 100 && access(DEV, F_OK); tries++)
+		usleep(10000);
+	/* As udev's rule had it: the group and mode the tests' users rely on. */
+	if (!err && had_node && (chown(DEV, node.st_uid, node.st_gid) ||
+				 chmod(DEV, node.st_mode & 07777)))
+		err = errno;
+	return err;
 }
 
 static inline int pin(unsigned int cpu)

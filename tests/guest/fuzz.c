@@ -32,6 +32,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +136,9 @@ static const uint32_t flag_vals[] = {
 	4, 0x80000000U, 0xffffffffU,
 };
 static const uint32_t div_vals[] = { 0, 0, 1, 1, 2, 0x80000000U, 0xffffffffU };
+/* Groups: mostly none, a few small ones that fill up, noise. */
+static const uint32_t group_vals[] = { 0, 0, 0, 0, 1, 1, 2, 3, 0xffffffffU };
+static uint32_t nr_vals[8];
 
 /* ---- the PRNG ---- */
 
@@ -418,7 +422,7 @@ static bool documented(int err)
 {
 	switch (err) {
 	case EACCES: case EALREADY: case EBUSY: case ECANCELED: case EFAULT:
-	case EINVAL: case EIO: case ENODEV: case ENOENT: case ENOTTY: case ENXIO:
+	case EINVAL: case EIO: case ENODEV: case ENOENT: case ENOSPC: case ENOTTY: case ENXIO:
 	case EOPNOTSUPP: case EPERM: case ESPIPE: case ESRCH:
 	/* A shared fd closed by another thread; EINTR if a signal came. */
 	case EBADF: case EINTR:
@@ -559,7 +563,7 @@ static int pick_fd(struct worker *w, const char **kind, int *slot)
 
 enum argkind {
 	A_NONE, A_CPU, A_INDEX, A_EVENT, A_DIVIDER, A_FLAGS, A_VALUE, A_STATUS,
-	A_OUT, A_ATTACH, A_FILE, A_FILE_ID, A_REGS,
+	A_OUT, A_ATTACH, A_FILE, A_FILE_ID, A_REGS, A_SLOTS,
 };
 
 static const struct ioc_desc {
@@ -585,12 +589,15 @@ static const struct ioc_desc {
 	{ "FILE_STATUS", ARMPMU_IOC_FILE_STATUS, A_FILE, sizeof(struct armpmu_file_status) },
 	{ "RELEASE_FILE", ARMPMU_IOC_RELEASE_FILE, A_FILE_ID, sizeof(__u32) },
 	{ "REGS", ARMPMU_IOC_REGS, A_REGS, sizeof(struct armpmu_regs) },
+	/* The header and room for every slot it may ask for. */
+	{ "READ_SLOTS", ARMPMU_IOC_READ_SLOTS, A_SLOTS,
+	  sizeof(struct armpmu_read) + ARMPMU_MAX_COUNTERS * sizeof(struct armpmu_slot) },
 };
 
 static const int only_efault[] = { EFAULT, 0 };
 static const int only_not_enotty[] = {
 	EACCES, EALREADY, EBUSY, ECANCELED, EFAULT, EINVAL, EIO, ENODEV, ENOENT,
-	ENXIO, EOPNOTSUPP, EPERM, ESRCH, 0
+	ENOSPC, ENXIO, EOPNOTSUPP, EPERM, ESRCH, 0
 };
 /* Calls that never bind: no EBUSY, ENXIO from binding. */
 static const int only_watcher[] = { EFAULT, EINVAL, ENODEV, ENOENT, EPERM, 0 };
@@ -635,12 +642,62 @@ static void check_counts(struct worker *w, const struct call *c,
 
 	for (i = counts->nr; i < ARMPMU_MAX_COUNTERS && counts->nr <= ARMPMU_MAX_COUNTERS; i++)
 		zero_tail &= counts->events[i] == 0;
-	if (counts->nr != num_counters || (counts->flags & ~0xfU) || !zero_tail ||
+	bool mux = counts->flags & ARMPMU_COUNTS_MULTIPLEXED;
+
+	if ((mux ? counts->nr < num_counters || counts->nr > ARMPMU_MAX_COUNTERS ||
+	     !(counts->flags & ARMPMU_COUNTS_INCOMPLETE) : counts->nr != num_counters) ||
+	    (counts->flags & ~0x1fU) || !zero_tail ||
 	    counts->time_running > counts->time_enabled ||
 	    !!(counts->flags & ARMPMU_COUNTS_DISTURBED) != (err == EIO))
 		FAIL_AFTER(w, F_OUTPUT, c, "%s: counts nr %u (expected %u) flags %#x%s",
 			   tap_errname(err), counts->nr, num_counters, counts->flags,
 			   zero_tail ? "" : ", events past nr not zero");
+}
+
+/*
+ * A READ_SLOTS answer: the slots asked for, each within the file's time,
+ * nothing programmed past the slots reported, empty slots all zero.
+ */
+static void check_slots(struct worker *w, const struct call *c, const struct armpmu_read *rd,
+			const struct armpmu_slot *slot, uint32_t nr, int err)
+{
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < nr; i++)
+		bad += slot[i].time_running > slot[i].time_enabled ||
+		       slot[i].time_enabled > rd->time_enabled ||
+		       (!(rd->programmed & (1U << i)) &&
+			(slot[i].value || slot[i].time_enabled || slot[i].time_running));
+	if (rd->nr != nr || rd->reserved[0] || rd->reserved[1] || (rd->flags & ~0x1fU) ||
+	    rd->slots > ARMPMU_MAX_COUNTERS || (rd->programmed >> rd->slots) ||
+	    rd->time_running > rd->time_enabled || bad ||
+	    !!(rd->flags & ARMPMU_COUNTS_DISTURBED) != (err == EIO))
+		FAIL_AFTER(w, F_OUTPUT, c,
+			   "%s: READ_SLOTS nr %u (asked %u) flags %#x slots %u programmed %#x, "
+			   "%u slots off", tap_errname(err), rd->nr, nr, rd->flags, rd->slots,
+			   rd->programmed, bad);
+}
+
+/*
+ * READ_SLOTS reads its input words (nr and reserved, the header's first
+ * 24 bytes), then writes the header and the @nr slots asked for: a buffer
+ * that ends after the input is EFAULT only if the call gets to the copy.
+ */
+static void check_read_slots(struct worker *w, struct call *c, const struct ptr *p,
+			     uint32_t nr, int err)
+{
+	size_t in = offsetof(struct armpmu_read, cycles), hdr = sizeof(struct armpmu_read);
+	size_t out = nr <= ARMPMU_MAX_COUNTERS ? hdr + nr * sizeof(struct armpmu_slot) : 0;
+	bool straddles = p->kind == PK_STRADDLE;
+
+	if (!readable(p) && !(straddles && p->fill_len >= in)) {
+		done(w, c, OP_IOCTL, err, only_efault);
+		return;
+	}
+	done(w, c, OP_IOCTL, err, only_not_enotty);
+	if ((!err || err == EIO) && !writable(p) && !(straddles && p->fill_len >= out))
+		FAIL_AFTER(w, F_WRONG, c, "%s with a pointer it cannot write",
+			   tap_errname(err));
 }
 
 static void check_status(struct worker *w, const struct call *c,
@@ -702,10 +759,14 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		struct armpmu_attach at;
 		struct armpmu_file_status fst;
 		struct armpmu_regs regs;
+		struct {
+			struct armpmu_read hdr;
+			struct armpmu_slot slot[ARMPMU_MAX_COUNTERS];
+		} rd;
 	} in, out;
 	const char *fdkind = "(watcher)";
 	struct call c;
-	struct ptr p;
+	struct ptr p = { 0 };
 	int fd, slot, err;
 	uint32_t status_cpu = 0;
 
@@ -742,8 +803,8 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 	case A_EVENT:
 		in.ev.event = PICK(w, ev_vals);
 		in.ev.flags = PICK(w, flag_vals);
-		in.ev.reserved[0] = reserved(w);
-		in.ev.reserved[1] = reserved(w);
+		in.ev.group = PICK(w, group_vals);
+		in.ev.reserved = reserved(w);
 		break;
 	case A_VALUE:
 		in.val.counter = PICK(w, counter_vals);
@@ -763,6 +824,12 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		break;
 	case A_OUT:
 		memset(&in, 0xa5, sizeof(in));
+		break;
+	case A_SLOTS:
+		memset(&in, 0xa5, sizeof(in));
+		in.rd.hdr.nr = PICK(w, nr_vals);
+		in.rd.hdr.reserved[0] = reserved(w);
+		in.rd.hdr.reserved[1] = reserved(w);
 		break;
 	case A_ATTACH:
 		/* Itself, a thread that does not exist, init (root's), noise. */
@@ -805,8 +872,8 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		case A_EVENT:
 			call_arg(&c, in.ev.event);
 			call_arg(&c, in.ev.flags);
-			call_arg(&c, in.ev.reserved[0]);
-			call_arg(&c, in.ev.reserved[1]);
+			call_arg(&c, in.ev.group);
+			call_arg(&c, in.ev.reserved);
 			break;
 		case A_VALUE:
 			call_arg(&c, in.val.counter);
@@ -816,6 +883,11 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		case A_REGS:
 			call_arg(&c, in.regs.cpu);
 			call_arg(&c, in.regs.reserved[0]);
+			break;
+		case A_SLOTS:
+			call_arg(&c, in.rd.hdr.nr);
+			call_arg(&c, in.rd.hdr.reserved[0]);
+			call_arg(&c, in.rd.hdr.reserved[1]);
 			break;
 		case A_STATUS:
 			call_arg(&c, in.st.cpu);
@@ -840,7 +912,9 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 	}
 	err = ioctl(fd, d->req, (void *)p.addr) < 0 ? errno : 0;
 
-	if (d->arg != A_NONE && !readable(&p) && (d->arg != A_OUT)) {
+	if (d->arg == A_SLOTS) {
+		check_read_slots(w, &c, &p, in.rd.hdr.nr, err);
+	} else if (d->arg != A_NONE && !readable(&p) && (d->arg != A_OUT)) {
 		/* Input copied first: a pointer it cannot read is EFAULT, always. */
 		done(w, &c, OP_IOCTL, err, only_efault);
 	} else if (d->arg == A_OUT || d->arg == A_STATUS || d->arg == A_FILE ||
@@ -871,6 +945,9 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 	} else if (d->req == ARMPMU_IOC_REGS && !err) {
 		memcpy(&out.regs, p.fill, sizeof(out.regs));
 		check_regs(w, &c, &out.regs, status_cpu);
+	} else if (d->req == ARMPMU_IOC_READ_SLOTS && (!err || err == EIO)) {
+		memcpy(&out.rd, p.fill, sizeof(out.rd.hdr) + in.rd.hdr.nr * sizeof(out.rd.slot[0]));
+		check_slots(w, &c, &out.rd.hdr, out.rd.slot, in.rd.hdr.nr, err);
 	}
 }
 
@@ -1566,11 +1643,13 @@ static void fill_values(void)
 		0, 1, nc - 1, nc, 30, ARMPMU_CYCLE_COUNTER, ARMPMU_CYCLE_COUNTER, 32,
 		0xffffffffU, 2, 0x8000001fU, 0x3f,
 	};
+	const uint32_t nrs[] = { 0, 1, nc, nc, nc + 4, 31, 32, 0xffffffffU };
 
 	memcpy(cpu_vals, cpus, sizeof(cpu_vals));
 	memcpy(idx_vals, idx, sizeof(idx_vals));
 	memcpy(ev_vals, ev, sizeof(ev_vals));
 	memcpy(counter_vals, counters, sizeof(counter_vals));
+	memcpy(nr_vals, nrs, sizeof(nr_vals));
 }
 
 static void usage(FILE *f)

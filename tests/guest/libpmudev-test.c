@@ -96,6 +96,7 @@ int main(int argc, char **argv)
 	test_operations();
 	test_strerror();
 	test_add_event();
+	test_multiplex();
 	test_regions();
 	test_calibration();
 	test_region_incomplete();

@@ -87,12 +87,13 @@ static double now(void)
  * The errors a valid call may meet while others race it: the CPU is owned
  * or the thread counted by another file (EBUSY), the file already has a
  * mode (EALREADY), counting prevents it (EBUSY), another thread closed the
- * descriptor (EBADF), root released the CPU (ECANCELED).
+ * descriptor (EBADF), root released the CPU (ECANCELED), another thread
+ * filled the group this event joins (ENOSPC).
  */
 static bool expected(int err)
 {
 	return !err || err == EBUSY || err == EALREADY || err == EBADF || err == ECANCELED ||
-	       (err == EOPNOTSUPP && !can_filter);
+	       err == ENOSPC || (err == EOPNOTSUPP && !can_filter);
 }
 
 static void account(int err, const char *what, enum guest_user who)
@@ -117,6 +118,10 @@ struct worker {
 static void storm_call(struct worker *w, int fd)
 {
 	struct armpmu_event ev = { .event = ARMPMU_EV_CPU_CYCLES, .flags = EXCL_K };
+	struct {
+		struct armpmu_read hdr;
+		struct armpmu_slot slot[ARMPMU_MAX_COUNTERS];
+	} rd;
 	struct armpmu_value val = { .value = 12345 };
 	struct armpmu_cpu_status st = { 0 };
 	struct armpmu_counts c;
@@ -126,7 +131,9 @@ static void storm_call(struct worker *w, int fd)
 	const char *what;
 	int err;
 
-	switch (r % 14) {
+	/* Slots past the counters (multiplexed files) and a group, now and then. */
+	ev.group = r >> 44 & 1;
+	switch (r % 15) {
 	case 0:
 		what = "BIND";
 		err = ioc_u32(fd, ARMPMU_IOC_BIND, cpu);
@@ -134,7 +141,10 @@ static void storm_call(struct worker *w, int fd)
 		if (w->who == AS_LAB)
 			err = err == EPERM ? 0 : err ? err : ENOTRECOVERABLE;
 		break;
-	case 1: what = "SELECT"; err = ioc_u32(fd, ARMPMU_IOC_SELECT, cpu % num_counters); break;
+	case 1:
+		what = "SELECT";
+		err = ioc_u32(fd, ARMPMU_IOC_SELECT, (r >> 40) % (num_counters + 3));
+		break;
 	case 2: what = "SET_EVENT"; err = ioc(fd, ARMPMU_IOC_SET_EVENT, &ev); break;
 	case 3: what = "SET_DIVIDER"; err = ioc_u32(fd, ARMPMU_IOC_SET_DIVIDER, r >> 20 & 1); break;
 	case 4: what = "RESET"; err = ioc0(fd, ARMPMU_IOC_RESET); break;
@@ -143,6 +153,7 @@ static void storm_call(struct worker *w, int fd)
 	case 8: what = "READ"; err = ioc(fd, ARMPMU_IOC_READ, &c); break;
 	case 9: what = "read()"; err = read(fd, &c, sizeof(c)) < 0 ? errno : 0; break;
 	case 10: what = "INFO"; err = ioc(fd, ARMPMU_IOC_INFO, &info); break;
+	case 14: what = "READ_SLOTS"; err = read_slots(fd, &rd.hdr, (r >> 48) % 32); break;
 	case 11:
 		what = "CPU_STATUS";
 		st.cpu = cpu;
@@ -164,20 +175,22 @@ static void storm_call(struct worker *w, int fd)
 /*
  * A whole measurement on a file of its own: open, count, close. Root binds
  * a CPU half the time; otherwise the file counts its thread (task mode).
+ * Half the files are multiplexed: two more events than counters.
  */
 static void storm_measure(struct worker *w)
 {
 	struct armpmu_counts c;
 	uint64_t r = next_random(&w->rng);
+	unsigned int events = r & 8 ? num_counters + 2 : 1;
 	int fd, err;
 
 	err = dev_open(&fd);
 	if (!err && w->who == AS_ROOT && r & 4)
 		err = ioc_u32(fd, ARMPMU_IOC_BIND, r & 1 ? ARMPMU_CPU_CURRENT : (__u32)(r >> 1) % ncpus);
+	for (unsigned int i = 0; i < events && !err; i++)
+		err = program(fd, i, ARMPMU_EV_CPU_CYCLES, EXCL_K);
 	if (!err)
-		err = program(fd, 0, ARMPMU_EV_CPU_CYCLES, EXCL_K);
-	if (!err)
-		err = measure_loop(fd, 1000, &c);
+		err = measure_loop(fd, events > 1 ? 100000 : 1000, &c);
 	account(err, "a measurement on its own file", w->who);
 	dev_close(&fd);
 }
@@ -467,55 +480,18 @@ static void test_rmmod_while_open(void)
 		  "modprobe armpmu: back", "loaded: %d", module_loaded());
 }
 
-/* Where modprobe finds armpmu.ko, from `modinfo -n` (NULL: not found). */
-static char *module_path(void)
-{
-	static char path[256];
-	FILE *p = popen("modinfo -n armpmu", "r");
-	bool found = p && fgets(path, sizeof(path), p);
-
-	if (p)
-		pclose(p);
-	if (!found)
-		return NULL;
-	path[strcspn(path, "\n")] = '\0';
-	return path;
-}
-
-/*
- * The system calls modprobe and rmmod end in, without their fork, exec and
- * index lookups: a hundred rounds take seconds instead of a minute.
- */
-static int reload_once(const char *path)
-{
-	int fd, err = 0;
-
-	if (syscall(SYS_delete_module, "armpmu", O_NONBLOCK))
-		return errno;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	if (syscall(SYS_finit_module, fd, "", 0))
-		err = errno;
-	close(fd);
-	return err;
-}
-
 static void test_reloads(void)
 {
 	unsigned int i, failures = 0;
-	const char *path = module_path();
+	const char *path = armpmu_module_path();
 	char why[128] = "";
 	double t0 = now();
 
 	if (!tap_check(path != NULL, "reloads: modinfo finds armpmu.ko", "modinfo -n failed"))
 		return;
 	for (i = 0; i < reloads; i++) {
-		int fd, err = reload_once(path), tries;
+		int fd, err = reload_armpmu(path, "");
 
-		/* devtmpfs makes the node from its own thread. */
-		for (tries = 0; !err && tries < 100 && access(DEV, F_OK); tries++)
-			usleep(10000);
 		if (!err)
 			err = open_bound(i % ncpus, &fd);
 		if (!err) {

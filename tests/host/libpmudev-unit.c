@@ -754,6 +754,21 @@ static void test_mode_suffix(void)
 		  "only the alias cycles names the cycle counter", "%s", "");
 }
 
+/* A slot's scaled count: never counted is -1, never a 0 that looks counted. */
+static void test_scaled(void)
+{
+	struct armpmu_slot half = { .value = 500, .time_enabled = 2000, .time_running = 1000 };
+	struct armpmu_slot whole = { .value = 7, .time_enabled = 1000, .time_running = 1000 };
+	struct armpmu_slot never = { .value = 0, .time_enabled = 1000, .time_running = 0 };
+
+	tap_check(pmudev_scaled(&half) == 1000.0, "scaled: half the time doubles the count",
+		  "got %f", pmudev_scaled(&half));
+	tap_check(pmudev_scaled(&whole) == 7.0, "scaled: all the time is the count itself",
+		  "got %f", pmudev_scaled(&whole));
+	tap_check(pmudev_scaled(&never) == -1.0, "scaled: never counted is -1",
+		  "got %f", pmudev_scaled(&never));
+}
+
 int main(void)
 {
 	tap_init();
@@ -773,5 +788,6 @@ int main(void)
 	test_reports();
 	test_calibrated_reports();
 	test_mode_suffix();
+	test_scaled();
 	return tap_done();
 }

@@ -30,7 +30,8 @@ FIELD(struct armpmu_info, reserved, 40, 32);
 SIZE(struct armpmu_event, 16);
 FIELD(struct armpmu_event, event, 0, 4);
 FIELD(struct armpmu_event, flags, 4, 4);
-FIELD(struct armpmu_event, reserved, 8, 8);
+FIELD(struct armpmu_event, group, 8, 4);
+FIELD(struct armpmu_event, reserved, 12, 4);
 
 /* struct armpmu_counts: 280 bytes, 31 event counts, then the two times. */
 SIZE(struct armpmu_counts, 280);
@@ -92,6 +93,24 @@ FIELD(struct armpmu_regs, evtype, 40, 4 * 32);
 FIELD(struct armpmu_regs, counter, 168, 8 * 32);
 FIELD(struct armpmu_regs, reserved, 424, 16);
 
+/* struct armpmu_slot: 24 bytes, three u64. */
+SIZE(struct armpmu_slot, 24);
+FIELD(struct armpmu_slot, value, 0, 8);
+FIELD(struct armpmu_slot, time_enabled, 8, 8);
+FIELD(struct armpmu_slot, time_running, 16, 8);
+
+/* struct armpmu_read: a 48-byte header, then slot[] at 48 on every ABI. */
+SIZE(struct armpmu_read, 48);
+FIELD(struct armpmu_read, nr, 0, 4);
+FIELD(struct armpmu_read, flags, 4, 4);
+FIELD(struct armpmu_read, slots, 8, 4);
+FIELD(struct armpmu_read, programmed, 12, 4);
+FIELD(struct armpmu_read, reserved, 16, 8);
+FIELD(struct armpmu_read, cycles, 24, 8);
+FIELD(struct armpmu_read, time_enabled, 32, 8);
+FIELD(struct armpmu_read, time_running, 40, 8);
+_Static_assert(offsetof(struct armpmu_read, slot) == 48, "armpmu_read.slot at 48");
+
 /*
  * The ioctl numbers, spelt out: direction, size, magic 0xD5, number. The
  * same values on every architecture mean the same sizes everywhere.
@@ -114,6 +133,7 @@ NUMBER(ARMPMU_IOC_ATTACH, 0x4010D50EU);
 NUMBER(ARMPMU_IOC_FILE_STATUS, 0xC030D50FU);
 NUMBER(ARMPMU_IOC_RELEASE_FILE, 0x4004D510U);
 NUMBER(ARMPMU_IOC_REGS, 0xC1B8D511U);
+NUMBER(ARMPMU_IOC_READ_SLOTS, 0xC030D512U);
 
 /* The flag bits are distinct. */
 _Static_assert((ARMPMU_EXCLUDE_USER & ARMPMU_EXCLUDE_KERNEL) == 0, "event flags overlap");

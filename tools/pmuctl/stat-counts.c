@@ -7,11 +7,6 @@
 
 #include "stat-counts.h"
 
-static uint64_t value_of(const struct counter *c, const struct armpmu_counts *counts)
-{
-	return c->idx == ARMPMU_CYCLE_COUNTER ? counts->cycles : counts->events[c->idx];
-}
-
 void stat_counts_add_counter(struct counter *c, uint64_t value, uint64_t enabled,
 			     uint64_t running)
 {
@@ -29,15 +24,33 @@ void stat_counts_add_counter(struct counter *c, uint64_t value, uint64_t enabled
 	c->sumsq += v * v;
 }
 
-void stat_counts_add(struct stat_run *run, const struct armpmu_counts *counts)
+static void slot_sub(struct armpmu_slot *a, const struct armpmu_slot *b)
 {
-	for (int i = 0; i < run->ncounters; i++)
-		stat_counts_add_counter(&run->counters[i], value_of(&run->counters[i], counts),
-					counts->time_enabled, counts->time_running);
-	if (counts->flags & ARMPMU_COUNTS_EXEC_LEFT)
+	a->value -= b->value;
+	a->time_enabled -= b->time_enabled;
+	a->time_running -= b->time_running;
+}
+
+void stat_counts_sub(struct stat_sample *s, const struct stat_sample *before)
+{
+	s->time_enabled -= before->time_enabled;
+	s->time_running -= before->time_running;
+	for (int k = 0; k < MAX_EVENTS; k++)
+		slot_sub(&s->slot[k], &before->slot[k]);
+}
+
+void stat_counts_add(struct stat_run *run, const struct stat_sample *s)
+{
+	for (int i = 0; i < run->ncounters; i++) {
+		const struct armpmu_slot *slot = &s->slot[run->counters[i].idx];
+
+		stat_counts_add_counter(&run->counters[i], slot->value, slot->time_enabled,
+					slot->time_running);
+	}
+	if (s->flags & ARMPMU_COUNTS_EXEC_LEFT)
 		run->exec_left = true;
-	run->time_enabled += counts->time_enabled;
-	run->time_running += counts->time_running;
+	run->time_enabled += s->time_enabled;
+	run->time_running += s->time_running;
 	run->runs++;
 }
 

@@ -109,11 +109,25 @@ struct stat_run {
 };
 
 /*
- * Adds one run's counts (the sum of its files') to @run, each counter
- * with the files' times (summed too): what each counter counted while
- * its file was loaded.
+ * One reading of the device: a file's, or several files' summed slot by
+ * slot. Each slot has its own times (a multiplexed file counts a slot only
+ * while its set is in the PMU); slot[ARMPMU_CYCLE_COUNTER] is the cycle
+ * counter, with the file's times.
  */
-void stat_counts_add(struct stat_run *run, const struct armpmu_counts *counts);
+struct stat_sample {
+	uint32_t flags;			/* ARMPMU_COUNTS_*, or-ed */
+	uint64_t time_enabled, time_running;	/* the files' */
+	struct armpmu_slot slot[MAX_EVENTS];
+};
+
+/* @s less @before, slot by slot: an interval's counts. */
+void stat_counts_sub(struct stat_sample *s, const struct stat_sample *before);
+
+/*
+ * Adds one run's counts (the sum of its files') to @run, each counter
+ * with its slot's times (summed too): what it counted while in the PMU.
+ */
+void stat_counts_add(struct stat_run *run, const struct stat_sample *s);
 /*
  * Adds one run's @value of @c, counted @running ns of the @enabled ns its
  * threads (or CPUs) ran, scaled up to @enabled as perf scales (value x

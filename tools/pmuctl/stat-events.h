@@ -30,6 +30,7 @@ struct stat_events {
 	char group_specs[GROUP_MAX_EVENTS][48];	/* -M's events, with its modifier */
 	/* The specs that got a counter in the first file: a later one gets the same. */
 	char *programmed[MAX_EVENTS];
+	int programmed_group[MAX_EVENTS];	/* their group_of[] */
 	int nprogrammed;
 	bool known;			/* programmed[], and the run's counters and info */
 };

@@ -41,29 +41,73 @@ void stat_files_close(struct stat_files *f)
 }
 
 /*
+ * Gives @pmu spec @i of @specs, in group @groups[i] (0: alone): a group's
+ * members (but "cycles", which always counts) all at its first, into
+ * @slot_of. Returns the spec's counter or slot, or a negative errno (for
+ * a group, the one of the member that failed, said in @why).
+ */
+static int add_spec(struct pmudev *pmu, char *const *specs, const int *groups, int n, int i,
+		    int *slot_of, char *why, size_t len)
+{
+	const char *members[MAX_EVENTS];
+	int at[MAX_EVENTS], got[MAX_EVENTS], k = 0, err;
+
+	why[0] = '\0';
+	if (!groups[i] || stat_events_is_cycles(specs[i]))
+		return pmudev_add_event(pmu, specs[i]);
+	for (int j = 0; j < i; j++)
+		if (groups[j] == groups[i] && !stat_events_is_cycles(specs[j]))
+			return slot_of[i];	/* added with its group's first */
+	for (int j = i; j < n; j++) {
+		if (groups[j] != groups[i] || stat_events_is_cycles(specs[j]))
+			continue;
+		members[k] = specs[j];
+		at[k++] = j;
+	}
+	err = pmudev_add_group(pmu, members, (unsigned int)k, got);
+	if (err) {
+		for (int m = 0; m < k; m++)
+			if (pmudev_event_error(members[m], pmudev_info(pmu), why, len))
+				break;
+		return err;
+	}
+	for (int m = 0; m < k; m++)
+		slot_of[at[m]] = got[m];
+	return slot_of[i];
+}
+
+/*
  * Programs the events on the first file, and records what they are. The
  * default ones a core does not implement (QEMU's boards count instructions
  * only with -icount) are listed as not supported rather than failing: the
- * user did not ask for them.
+ * user did not ask for them. More events than counters multiplex
+ * (armpmu(4)); a {} group stays whole; -M's events are not a group, so a
+ * metric larger than the counters is estimated from scaled counts, as
+ * perf's fallback does.
  */
 static int program_first(struct pmudev *pmu, struct stat_events *ev, struct stat_run *run)
 {
 	const struct armpmu_info *info = pmudev_info(pmu);
 	struct pmudev_event event;
+	int slot_of[MAX_EVENTS + 1];
 	char why[200];
-	int idx;
+	int idx, err;
 
-	if (ev->group && stat_metric_group_check(ev->group, info, why, sizeof(why)))
+	if (ev->group && (err = stat_metric_group_check(ev->group, info, why, sizeof(why))) &&
+	    err != -ENOSPC)
 		return fail("%s", why);
 	if (stat_events_check(ev, info))
 		return EXIT_FAILURE;
 	for (int i = 0; i < ev->nspecs; i++) {
 		const char *spec = ev->specs[i];
 
-		idx = pmudev_add_event(pmu, spec);
+		idx = add_spec(pmu, ev->specs, ev->group_of, ev->nspecs, i, slot_of, why,
+			       sizeof(why));
+		if (why[0])
+			return fail("%s", why);
 		if (idx == -ENOSPC)
-			return fail("%d events, but a %s has %u event counters, and the cycle counter for 'cycles': armpmu does not multiplex yet; --passes counts them exactly, running the command once per set that fits",
-				    ev->nspecs, core_name(info), info->num_counters);
+			return fail("%d events, but armpmu counts at most %d at once (the cycle counter and %d event slots, multiplexed)",
+				    ev->nspecs, ARMPMU_MAX_COUNTERS + 1, ARMPMU_MAX_COUNTERS);
 		if (idx == -ENOENT && ev->defaults) {
 			run->unsupported[run->nunsupported++] = spec;
 			continue;
@@ -78,6 +122,7 @@ static int program_first(struct pmudev *pmu, struct stat_events *ev, struct stat
 		}
 		struct counter *c = &run->counters[run->ncounters++];
 
+		ev->programmed_group[ev->nprogrammed] = ev->group_of[i];
 		ev->programmed[ev->nprogrammed++] = ev->specs[i];
 		c->idx = (unsigned int)idx;
 		snprintf(c->name, sizeof(c->name), "%s",
@@ -92,14 +137,18 @@ static int program_first(struct pmudev *pmu, struct stat_events *ev, struct stat
 
 /*
  * Programs a later file like the first: the same specs in the same order
- * get the same counters (allocation is deterministic).
+ * and groups get the same counters (allocation is deterministic).
  */
 static int program(struct pmudev *pmu, struct stat_events *ev, struct stat_run *run)
 {
+	int slot_of[MAX_EVENTS];
+	char why[200];
+
 	if (!ev->known)
 		return program_first(pmu, ev, run);
 	for (int i = 0; i < ev->nprogrammed; i++) {
-		int idx = pmudev_add_event(pmu, ev->programmed[i]);
+		int idx = add_spec(pmu, ev->programmed, ev->programmed_group, ev->nprogrammed, i,
+				   slot_of, why, sizeof(why));
 
 		if (idx < 0 || (unsigned int)idx != run->counters[i].idx)
 			return fail("%s: %s", ev->programmed[i],
@@ -278,9 +327,38 @@ int stat_files_cpu(const struct stat_files *f, int i)
 	return pmudev_cpu(f->pmu[i]);
 }
 
-int stat_files_read_one(const struct stat_files *f, int i, struct armpmu_counts *counts)
+/*
+ * File @i's counts added to @sum, slot by slot: 0, -EIO if disturbed (the
+ * counts read all the same), or another errno.
+ */
+static int read_file(const struct stat_files *f, int i, struct stat_sample *sum)
 {
-	return pmudev_read(f->pmu[i], counts);
+	struct {
+		struct armpmu_read hdr;
+		struct armpmu_slot slot[ARMPMU_MAX_COUNTERS];
+	} rd = { .hdr.nr = ARMPMU_MAX_COUNTERS };
+	int err = pmudev_read_slots(f->pmu[i], &rd.hdr);
+
+	if (err && err != -EIO)
+		return err;
+	sum->flags |= rd.hdr.flags;
+	sum->time_enabled += rd.hdr.time_enabled;
+	sum->time_running += rd.hdr.time_running;
+	for (int k = 0; k < ARMPMU_MAX_COUNTERS; k++) {
+		sum->slot[k].value += rd.slot[k].value;
+		sum->slot[k].time_enabled += rd.slot[k].time_enabled;
+		sum->slot[k].time_running += rd.slot[k].time_running;
+	}
+	sum->slot[ARMPMU_CYCLE_COUNTER].value += rd.hdr.cycles;
+	sum->slot[ARMPMU_CYCLE_COUNTER].time_enabled += rd.hdr.time_enabled;
+	sum->slot[ARMPMU_CYCLE_COUNTER].time_running += rd.hdr.time_running;
+	return err;
+}
+
+int stat_files_read_one(const struct stat_files *f, int i, struct stat_sample *s)
+{
+	*s = (struct stat_sample){ 0 };
+	return read_file(f, i, s);
 }
 
 int stat_files_each(const struct stat_files *f, int (*op)(struct pmudev *))
@@ -294,25 +372,17 @@ int stat_files_each(const struct stat_files *f, int (*op)(struct pmudev *))
 	return 0;
 }
 
-int stat_files_read(const struct stat_files *f, struct armpmu_counts *sum)
+int stat_files_read(const struct stat_files *f, struct stat_sample *sum)
 {
-	struct armpmu_counts c;
 	int ret = 0;
 
-	memset(sum, 0, sizeof(*sum));
+	*sum = (struct stat_sample){ 0 };
 	for (int i = 0; i < f->n; i++) {
-		int err = pmudev_read(f->pmu[i], &c);
+		int err = read_file(f, i, sum);
 
 		if (err && err != -EIO)
 			return err;
-		if (err)
-			ret = err;
-		sum->flags |= c.flags;
-		sum->cycles += c.cycles;
-		for (unsigned int k = 0; k < ARMPMU_MAX_COUNTERS; k++)
-			sum->events[k] += c.events[k];
-		sum->time_enabled += c.time_enabled;
-		sum->time_running += c.time_running;
+		ret = ret ? ret : err;
 	}
 	return ret;
 }

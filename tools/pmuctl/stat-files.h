@@ -45,9 +45,9 @@ int stat_files_open_cpus(struct stat_files *f, struct stat_events *ev, struct st
 /* @op on every file, in order: 0, or the first negative errno. */
 int stat_files_each(const struct stat_files *f, int (*op)(struct pmudev *));
 /* The files' counts summed into @sum: 0, -EIO if any was disturbed, or another errno. */
-int stat_files_read(const struct stat_files *f, struct armpmu_counts *sum);
+int stat_files_read(const struct stat_files *f, struct stat_sample *sum);
 /* File @i's counts alone (-A): 0, -EIO if disturbed, or another errno. */
-int stat_files_read_one(const struct stat_files *f, int i, struct armpmu_counts *counts);
+int stat_files_read_one(const struct stat_files *f, int i, struct stat_sample *s);
 /* The CPU file @i counts (CPU mode). */
 int stat_files_cpu(const struct stat_files *f, int i);
 void stat_files_close(struct stat_files *f);

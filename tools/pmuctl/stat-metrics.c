@@ -120,7 +120,7 @@ int stat_metric_group_check(const struct stat_group *g, const struct armpmu_info
 		return -ENOENT;
 	}
 	if (need > info->num_counters) {
-		snprintf(why, len, "-M %s needs %u event counters, but a %s has %u (armpmu does not multiplex yet): ask for a smaller group, or count it exactly with --passes",
+		snprintf(why, len, "-M %s needs %u event counters, but a %s has %u: its events are multiplexed",
 			 g->name, need, core_name(info), info->num_counters);
 		return -ENOSPC;
 	}

@@ -66,8 +66,10 @@ static void usage(void)
 	       "                      at the command's exec: nothing of pmuctl's is counted)\n\n"
 	       "Metric groups (-M; refused where the core lacks an event or counters):\n");
 	stat_metric_groups_print(stdout, 2);
-	printf("\nMore events than the core has counters is refused without --passes (no\n"
-	       "multiplexing yet), and so is a group larger than the counters. :p (precise\n"
+	printf("\nMore events than the core has counters take turns on them (multiplexed, as\n"
+	       "perf does): each count is scaled to the whole time, with its share of it;\n"
+	       "--passes counts them exactly instead. A group larger than the counters is\n"
+	       "refused. :p (precise\n"
 	       "sampling) and :G, :H (KVM guest, host) are refused: armpmu counts, it does\n"
 	       "not sample. Where the threads ran but their counters could not be loaded\n"
 	       "(a whole-CPU counter or perf held the PMU) they were not counted: each count\n"

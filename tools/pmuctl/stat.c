@@ -73,7 +73,7 @@ static double now(void)
 
 /* @files' counts: summed, or (-A) one per file, into @counts. */
 static int read_counts(const struct measurement *m, const struct stat_files *files,
-		       struct armpmu_counts *counts)
+		       struct stat_sample *counts)
 {
 	int err, ret = 0;
 
@@ -93,13 +93,13 @@ static int read_counts(const struct measurement *m, const struct stat_files *fil
  * or (-A) one per file, each with @m's counters and nothing counted yet.
  */
 static int make_runs(const struct measurement *m, const struct stat_files *files,
-		     const struct armpmu_counts *counts, const struct armpmu_counts *before,
+		     const struct stat_sample *counts, const struct stat_sample *before,
 		     struct stat_run *runs)
 {
 	int n = m->o->no_aggr ? files->n : 1;
 
 	for (int r = 0; r < n; r++) {
-		struct armpmu_counts d = counts[r];
+		struct stat_sample d = counts[r];
 
 		runs[r] = m->run;
 		runs[r].runs = 0;
@@ -112,13 +112,8 @@ static int make_runs(const struct measurement *m, const struct stat_files *files
 			c->time_enabled = c->time_running = 0;
 			c->missed = false;
 		}
-		if (before) {
-			d.cycles -= before[r].cycles;
-			for (unsigned int k = 0; k < ARMPMU_MAX_COUNTERS; k++)
-				d.events[k] -= before[r].events[k];
-			d.time_enabled -= before[r].time_enabled;
-			d.time_running -= before[r].time_running;
-		}
+		if (before)
+			stat_counts_sub(&d, &before[r]);
 		stat_counts_add(&runs[r], &d);
 		runs[r].per_cpu = m->o->no_aggr;
 		runs[r].line_cpu = m->o->no_aggr ? stat_files_cpu(files, r) : 0;
@@ -145,8 +140,8 @@ static void print_runs(const struct measurement *m, const struct stat_run *runs,
 static void print_intervals(struct measurement *m, const struct stat_files *files, double t0)
 {
 	int n = m->o->no_aggr ? files->n : 1, printed = 0;
-	struct armpmu_counts *now_c = calloc((size_t)n, sizeof(*now_c));
-	struct armpmu_counts *before = calloc((size_t)n, sizeof(*before));
+	struct stat_sample *now_c = calloc((size_t)n, sizeof(*now_c));
+	struct stat_sample *before = calloc((size_t)n, sizeof(*before));
 	struct stat_run *runs = calloc((size_t)n, sizeof(*runs));
 	double next = t0;
 	bool ended = false;
@@ -190,7 +185,7 @@ out:
  * started that long after; stopped once it has exited, and read into
  * @counts (-A: one per file).
  */
-static int count_command(struct measurement *m, struct armpmu_counts *counts, double *t0)
+static int count_command(struct measurement *m, struct stat_sample *counts, double *t0)
 {
 	struct stat_files task_files = { 0 }, *files = &m->files;
 	struct stat_usage usage, cpus = { 0 };
@@ -263,7 +258,7 @@ close:
 	return ret;
 }
 
-static int run_once(struct measurement *m, struct armpmu_counts *counts)
+static int run_once(struct measurement *m, struct stat_sample *counts)
 {
 	double t0 = now(), t1;
 	int ret;
@@ -353,7 +348,7 @@ close:
  */
 static int count_process(struct measurement *m)
 {
-	struct armpmu_counts counts;
+	struct stat_sample counts;
 	double t0;
 	int ret, err;
 
@@ -388,7 +383,7 @@ static int measure_passes(struct measurement *m)
 {
 	struct stat_events all = m->events;
 	struct stat_run base = m->run, *runs = NULL;
-	struct armpmu_counts counts;
+	struct stat_sample counts;
 	struct pmudev *pmu;
 	int ret;
 
@@ -421,7 +416,7 @@ static int measure_passes(struct measurement *m)
 /* ---- the run ---- */
 
 /* Counts the command (-r times), or -p's processes; -A's counts in *@last. */
-static int measure(struct measurement *m, struct armpmu_counts **last)
+static int measure(struct measurement *m, struct stat_sample **last)
 {
 	int ret = 0;
 
@@ -444,7 +439,7 @@ static int measure(struct measurement *m, struct armpmu_counts **last)
 	return ret;
 }
 
-static void print(struct measurement *m, const struct armpmu_counts *last)
+static void print(struct measurement *m, const struct stat_sample *last)
 {
 	struct stat_run *runs = &m->run;
 	int n = 1;
@@ -471,7 +466,7 @@ int cmd_stat(int argc, char **argv)
 {
 	struct measurement m = { .run.target = TARGET_COMMAND, .out = stderr };
 	struct stat_options o = { .repeat = 1 };
-	struct armpmu_counts *last = NULL;
+	struct stat_sample *last = NULL;
 	int ret;
 
 	m.o = &o;

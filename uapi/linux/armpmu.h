@@ -34,6 +34,27 @@
  * Closing the file (or its owner dying) stops the counters, zeroes them
  * and frees the CPU or the counted threads.
  *
+ * Slots and multiplexing: a file has ARMPMU_MAX_COUNTERS event slots
+ * (SELECT's index), whatever the core's num_counters. While every
+ * programmed slot is below num_counters, slot n is event counter n: all
+ * are in the PMU whenever the file counts, exactly, as on a core with
+ * that many counters. Programming a slot at or above num_counters makes
+ * the file multiplexed, until it is closed: at START its programmed slots
+ * are packed into sets of at most num_counters (each group whole, or a
+ * slot of its own, in order of lowest slot, into the first set with
+ * room), and the i-th lowest slot of a set goes on event counter i. The sets take turns in the PMU: the next set is loaded
+ * at every poll period (the module's poll_ms) while counting, and in task
+ * mode at every switch-in of a counted thread. The cycle counter is
+ * always loaded, never rotated. Each slot keeps its own count, counted
+ * only while its set was in the PMU, and its own times (see
+ * ARMPMU_IOC_READ_SLOTS): value * time_enabled / time_running estimates
+ * the whole count. A slot whose time_running is 0 was never counted.
+ *
+ * Groups: struct armpmu_event's group (0: a slot of its own) keeps slots
+ * together: slots with the same non-zero group are always in the PMU
+ * together, so their time_running is equal and their ratios are exact.
+ * A group with more slots than num_counters is refused (ENOSPC).
+ *
  * Privilege: a file opened without CAP_PERFMON or CAP_SYS_ADMIN counts user
  * mode only: its events must carry ARMPMU_EXCLUDE_KERNEL (EACCES otherwise)
  * and its cycle counter is filtered to user mode. Capabilities are those of
@@ -139,7 +160,9 @@ struct armpmu_info {
 struct armpmu_event {
 	__u32 event;		/* architectural or IMPLEMENTATION DEFINED number */
 	__u32 flags;		/* ARMPMU_EXCLUDE_* */
-	__u32 reserved[2];
+	__u32 group;		/* 0: a slot of its own; else always in the PMU
+				 * with the slots of the same group */
+	__u32 reserved;
 };
 
 /* ARMPMU_IOC_SET_VALUE argument. */
@@ -175,6 +198,15 @@ struct armpmu_value {
  * ARMPMU_COUNTS_INCOMPLETE is set too.
  */
 #define ARMPMU_COUNTS_EXEC_LEFT	(1U << 3)
+/*
+ * The file is multiplexed (a slot at or above num_counters is programmed):
+ * each slot was counted only while its set was in the PMU. READ_SLOTS
+ * gives each slot's own times. In READ's and read(2)'s struct
+ * armpmu_counts, events[n] is slot n's count as counted (not scaled), nr
+ * covers the highest programmed slot, and ARMPMU_COUNTS_INCOMPLETE is
+ * set too: no entry there is the whole count.
+ */
+#define ARMPMU_COUNTS_MULTIPLEXED	(1U << 4)
 
 struct armpmu_counts {
 	__u32 nr;		/* valid entries of events[]: num_counters */
@@ -189,6 +221,33 @@ struct armpmu_counts {
 	 */
 	__u64 time_enabled;
 	__u64 time_running;
+};
+
+/* One slot in struct armpmu_read. All zero for a slot with no event. */
+struct armpmu_slot {
+	__u64 value;		/* counted while in the PMU, not scaled */
+	__u64 time_enabled;	/* ns the file counted since the slot's
+				 * SET_EVENT or the last RESET */
+	__u64 time_running;	/* of those, ns with the slot in the PMU:
+				 * 0 means never counted */
+};
+
+/*
+ * ARMPMU_IOC_READ_SLOTS argument: this header, followed in the caller's
+ * memory by @nr entries of slot[]. Only the header and those entries are
+ * copied out, so a caller asks for the slots it uses and no more.
+ */
+struct armpmu_read {
+	__u32 nr;		/* in: entries of slot[] to fill, slots 0 to
+				 * nr - 1, at most ARMPMU_MAX_COUNTERS */
+	__u32 flags;		/* out: ARMPMU_COUNTS_* */
+	__u32 slots;		/* out: highest programmed slot + 1 */
+	__u32 programmed;	/* out: bit n: slot n has an event */
+	__u32 reserved[2];	/* in: zero */
+	__u64 cycles;		/* the cycle counter (never multiplexed) */
+	__u64 time_enabled;	/* the file's, as in struct armpmu_counts */
+	__u64 time_running;
+	struct armpmu_slot slot[];
 };
 
 /* struct armpmu_regs.flags */
@@ -236,19 +295,24 @@ struct armpmu_regs {
 #define ARMPMU_IOC_BIND		_IOW(ARMPMU_IOC_MAGIC, 0x02, __u32)
 
 /*
- * ARMPMU_IOC_SELECT: choose the event counter the next SET_EVENT programs.
- * EINVAL if the index is not below num_counters.
+ * ARMPMU_IOC_SELECT: choose the slot the next SET_EVENT programs: below
+ * num_counters, the event counter of that index; up to
+ * ARMPMU_MAX_COUNTERS - 1, a slot that makes the file multiplexed (see
+ * above). EINVAL for ARMPMU_MAX_COUNTERS and above.
  */
 #define ARMPMU_IOC_SELECT	_IOW(ARMPMU_IOC_MAGIC, 0x03, __u32)
 
 /*
- * ARMPMU_IOC_SET_EVENT: program the selected counter, zero its count and
- * include it in START. EINVAL for an event number wider than event_bits or
- * an undefined flag; EOPNOTSUPP for a filter on a core without
+ * ARMPMU_IOC_SET_EVENT: program the selected slot with an event and its
+ * group, zero its count and times, and include it in START. EINVAL for an
+ * event number wider than event_bits, an undefined flag or a non-zero
+ * reserved field; EOPNOTSUPP for a filter on a core without
  * ARMPMU_INFO_CAN_FILTER; EACCES for kernel-mode counting without the
  * privilege; ENOENT for a common event (0x00-0x3f) that the core reports as
- * not implemented (ARMPMU_INFO_EVENTS_KNOWN); EBUSY while counting, or if
- * someone else (perf) has the counter enabled.
+ * not implemented (ARMPMU_INFO_EVENTS_KNOWN); ENOSPC if the slot's group
+ * would have more slots than num_counters; EBUSY while counting, or if
+ * someone else (perf) has the counter enabled (a multiplexed file finds
+ * that at START).
  */
 #define ARMPMU_IOC_SET_EVENT	_IOW(ARMPMU_IOC_MAGIC, 0x04, struct armpmu_event)
 
@@ -337,9 +401,10 @@ struct armpmu_cpu_status {
 /*
  * ARMPMU_IOC_SET_VALUE: set a counter's 64-bit count; the hardware counter
  * gets its low bits (32 for event counters and the ARMv7 cycle counter), so
- * a test can reach a hardware wrap at once. EINVAL for a counter that is
- * neither below num_counters nor ARMPMU_CYCLE_COUNTER; EBUSY while
- * counting.
+ * a test can reach a hardware wrap at once. In a multiplexed file, an
+ * event slot's count goes on from @value in software. EINVAL for a counter
+ * that is neither a slot (below num_counters, or below ARMPMU_MAX_COUNTERS
+ * in a multiplexed file) nor ARMPMU_CYCLE_COUNTER; EBUSY while counting.
  */
 #define ARMPMU_IOC_SET_VALUE	_IOW(ARMPMU_IOC_MAGIC, 0x0c, struct armpmu_value)
 
@@ -442,5 +507,17 @@ struct armpmu_file_status {
  * offline; ENODEV if it has no usable PMU.
  */
 #define ARMPMU_IOC_REGS		_IOWR(ARMPMU_IOC_MAGIC, 0x11, struct armpmu_regs)
+
+/*
+ * ARMPMU_IOC_READ_SLOTS: READ with each slot's own times, copying out only
+ * the header and the @nr slots asked for (fewer bytes than READ for a file
+ * that uses few counters). Fails as READ does (EIO when disturbed, after
+ * filling all the same); EINVAL for @nr above ARMPMU_MAX_COUNTERS or a
+ * non-zero reserved field; EFAULT if the header or the slots asked for are
+ * not all writable memory. Without multiplexing, a slot's value is READ's
+ * events[n] and its time_running its time_enabled unless the counts are
+ * ARMPMU_COUNTS_INCOMPLETE.
+ */
+#define ARMPMU_IOC_READ_SLOTS	_IOWR(ARMPMU_IOC_MAGIC, 0x12, struct armpmu_read)
 
 #endif /* _UAPI_LINUX_ARMPMU_H */

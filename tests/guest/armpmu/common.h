@@ -82,6 +82,7 @@ void test_cycles_event(void);
 void test_divider(void);		/* divider.c */
 void test_filters(void);		/* filters.c */
 void test_exact(void);			/* exact.c */
+void test_multiplex(void);		/* multiplex.c */
 void test_static_counters(void);	/* static.c */
 void test_read_syscall(void);		/* read.c */
 void test_errors(void);			/* errors.c */

@@ -57,6 +57,7 @@ void test_follow(void);
 void test_operations(void);		/* operations.c */
 void test_strerror(void);
 void test_add_event(void);		/* events.c */
+void test_multiplex(void);
 void test_regions(void);		/* regions.c */
 void test_calibration(void);		/* calibration.c */
 void test_region_incomplete(void);	/* regions.c */
