@@ -139,10 +139,16 @@ while [ $i -lt "$counters" ]; do
 	too_many=$too_many,CPU_CYCLES
 	i=$((i + 1))
 done
-# More events than counters take turns (armpmu(4)): a loop of 100,000,000
-# instructions lasts a few poll periods, so each set is loaded, and each
-# count is scaled, with the share of the time it was counted.
-long_loop="exact-loop $(seq 499 | tr '\n' ' ')"
+# More events than counters take turns (armpmu(4)): a loop that lasts
+# several poll periods (50 ms) loads each set, and each count is scaled,
+# with the share of the time it was counted. Under icount 100,000,000
+# instructions are 100 ms; without, QEMU runs them in as little as 50 ms,
+# so ten times as many.
+if [ -n "$icount" ]; then
+	long_loop="exact-loop $(seq 499 | tr '\n' ' ')"
+else
+	long_loop="exact-loop $(seq 4999 | tr '\n' ' ')"
+fi
 expect 0 '^[0-9]+,,CPU_CYCLES,[0-9]+,[0-9.]+,,$' \
 	"$((counters + 1)) events on $counters counters are multiplexed" \
 	pmuctl stat -x, -e $too_many -- $long_loop
