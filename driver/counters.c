@@ -201,7 +201,8 @@ void armpmu_counters_stop_own(const struct armpmu_config *cfg)
  * top): a delta that large is the counter moving backwards, reset or
  * rewritten behind our back, and nothing is folded in. Returns false then.
  */
-static bool fold(const struct armpmu_config *cfg, struct armpmu_load *ld, u64 *total)
+static __always_inline bool fold(const struct armpmu_config *cfg, struct armpmu_load *ld,
+				 u64 *total)
 {
 	u64 cycles = pmu_read_counter(ARMPMU_CYCLE_IDX);
 	unsigned int idx;
