@@ -150,7 +150,7 @@ static u32 still_ours(const struct armpmu_config *cfg)
 	if (cfg->cycle_filterable &&
 	    pmu_read_evtype(ARMPMU_CYCLE_IDX) != cfg->seen_evtype[ARMPMU_CYCLE_IDX])
 		mask &= ~ARMPMU_CYCLE_BIT;
-	return mask & ~(pmu_evcntrs_differ(events, cfg->seen_evtype) & events);
+	return mask & ~(pmu_evcntrs_look(events, cfg->seen_evtype, NULL) & events);
 }
 
 /*

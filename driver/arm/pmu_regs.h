@@ -165,10 +165,10 @@ static inline void pmu_evcntr_write(u32 idx, u64 val)
 /*
  * Runs over the event counters of a mask, lowest first: one PMSELR select
  * per counter serves its type and its value (ARMv7 has no direct encodings).
- */
-/*
- * The event counters of @mask: each value into @now, and the mask of those
- * whose event type is no longer @seen (bits outside @mask mean nothing).
+ *
+ * The event counters of @mask: each value into @now (unless NULL), and the
+ * mask of those whose event type is no longer @seen (bits outside @mask
+ * mean nothing).
  */
 static inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now)
 {
@@ -179,21 +179,8 @@ static inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now)
 		pmu_evcntr_select(idx);
 		if (pmxevtyper_read() != seen[idx])
 			differ |= BIT(idx);
-		now[idx] = pmxevcntr_read();
-	}
-	return differ;
-}
-
-/* The same check of the event types alone. */
-static inline u32 pmu_evcntrs_differ(u32 mask, const u32 *seen)
-{
-	u32 differ = 0;
-	unsigned int idx;
-
-	for_each_counter(idx, mask) {
-		pmu_evcntr_select(idx);
-		if (pmxevtyper_read() != seen[idx])
-			differ |= BIT(idx);
+		if (now)
+			now[idx] = pmxevcntr_read();
 	}
 	return differ;
 }

@@ -161,11 +161,8 @@ static __always_inline void pmu_evcntr_write(u32 idx, u64 val)
 
 #define PMU_LOOK_EVCNTR(n)						\
 	case n:								\
-		now[n] = read_sysreg(pmevcntr##n##_el0);		\
-		differ |= (u32)(read_sysreg(pmevtyper##n##_el0) != seen[n]) << n; \
-		fallthrough;
-#define PMU_DIFFER_EVCNTR(n)						\
-	case n:								\
+		if (now)						\
+			now[n] = read_sysreg(pmevcntr##n##_el0);	\
 		differ |= (u32)(read_sysreg(pmevtyper##n##_el0) != seen[n]) << n; \
 		fallthrough;
 #define PMU_TAKE_EVCNTR(n)						\
@@ -184,23 +181,15 @@ static __always_inline void pmu_evcntr_write(u32 idx, u64 val)
 		fallthrough;
 
 /*
- * The event counters of @mask: each value into @now, and the mask of those
- * whose event type is no longer @seen (bits outside @mask mean nothing).
+ * The event counters of @mask: each value into @now (unless NULL), and the
+ * mask of those whose event type is no longer @seen (bits outside @mask
+ * mean nothing).
  */
 static __always_inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now)
 {
 	u32 differ = 0;
 
 	PMU_EVCNTR_RUN(mask, PMU_LOOK_EVCNTR);
-	return differ;
-}
-
-/* The same check of the event types alone. */
-static __always_inline u32 pmu_evcntrs_differ(u32 mask, const u32 *seen)
-{
-	u32 differ = 0;
-
-	PMU_EVCNTR_RUN(mask, PMU_DIFFER_EVCNTR);
 	return differ;
 }
 
