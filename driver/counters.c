@@ -150,7 +150,7 @@ static u32 still_ours(const struct armpmu_config *cfg)
 	if (cfg->cycle_filterable &&
 	    pmu_read_evtype(ARMPMU_CYCLE_IDX) != cfg->seen_evtype[ARMPMU_CYCLE_IDX])
 		mask &= ~ARMPMU_CYCLE_BIT;
-	return mask & ~(pmu_evcntrs_look(events, cfg->seen_evtype, NULL) & events);
+	return mask & ~(pmu_evcntrs_look(events, cfg->seen_evtype, NULL, false) & events);
 }
 
 /*
@@ -230,7 +230,7 @@ bool armpmu_counters_look(const struct armpmu_config *cfg, struct armpmu_load *l
 {
 	bool ours = !control_disturbed(cfg, true);
 
-	ours &= !(pmu_evcntrs_look(cfg->programmed, cfg->seen_evtype, ld->now) &
+	ours &= !(pmu_evcntrs_look(cfg->programmed, cfg->seen_evtype, ld->now, true) &
 		  cfg->programmed);
 	if (cfg->cycle_filterable)
 		ours &= pmu_read_evtype(ARMPMU_CYCLE_IDX) == cfg->seen_evtype[ARMPMU_CYCLE_IDX];

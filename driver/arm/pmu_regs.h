@@ -166,11 +166,12 @@ static inline void pmu_evcntr_write(u32 idx, u64 val)
  * Runs over the event counters of a mask, lowest first: one PMSELR select
  * per counter serves its type and its value (ARMv7 has no direct encodings).
  *
- * The event counters of @mask: each value into @now (unless NULL), and the
+ * The event counters of @mask: with @values, each value into @now, and the
  * mask of those whose event type is no longer @seen (bits outside @mask
  * mean nothing).
  */
-static inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now)
+static __always_inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now,
+					    bool values)
 {
 	u32 differ = 0;
 	unsigned int idx;
@@ -179,7 +180,7 @@ static inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now)
 		pmu_evcntr_select(idx);
 		if (pmxevtyper_read() != seen[idx])
 			differ |= BIT(idx);
-		if (now)
+		if (values)
 			now[idx] = pmxevcntr_read();
 	}
 	return differ;

@@ -161,7 +161,7 @@ static __always_inline void pmu_evcntr_write(u32 idx, u64 val)
 
 #define PMU_LOOK_EVCNTR(n)						\
 	case n:								\
-		if (now)						\
+		if (values)						\
 			now[n] = read_sysreg(pmevcntr##n##_el0);	\
 		differ |= (u32)(read_sysreg(pmevtyper##n##_el0) != seen[n]) << n; \
 		fallthrough;
@@ -181,11 +181,12 @@ static __always_inline void pmu_evcntr_write(u32 idx, u64 val)
 		fallthrough;
 
 /*
- * The event counters of @mask: each value into @now (unless NULL), and the
+ * The event counters of @mask: with @values, each value into @now, and the
  * mask of those whose event type is no longer @seen (bits outside @mask
  * mean nothing).
  */
-static __always_inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now)
+static __always_inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now,
+					    bool values)
 {
 	u32 differ = 0;
 
