@@ -12,6 +12,7 @@
 #ifndef ARMPMU_DRIVER_H
 #define ARMPMU_DRIVER_H
 
+#include <linux/bitops.h>
 #include <linux/bits.h>
 #include <linux/hrtimer.h>
 #include <linux/list.h>
@@ -56,6 +57,10 @@ static inline u32 armpmu_filter_bits(u32 flags)
  * NULL if it is usable, else why not.
  */
 const char *armpmu_probe_cpu(struct armpmu_caps *caps);
+
+/* Each counter of @mask, lowest first, the cycle counter (31) last. */
+#define for_each_counter(idx, mask) \
+	for (unsigned long __m = (mask); __m && ((idx) = __ffs(__m), true); __m &= __m - 1)
 
 /* What a file counts: set in process context while its counters are stopped. */
 struct armpmu_config {

@@ -54,34 +54,32 @@ static ssize_t armpmu_read(struct file *file, char __user *buf, size_t len,
 	return ret ? ret : sizeof(s->snapshot);
 }
 
-/* @k slots, if @nr has that bit: a copy whose size is a constant. */
+/* Slots 0 to 31 (READ_SLOTS asks for at most ARMPMU_MAX_COUNTERS). */
+#define SLOT_COUNTS(C)							\
+	C(0) C(1) C(2) C(3) C(4) C(5) C(6) C(7) C(8) C(9) C(10) C(11)	\
+	C(12) C(13) C(14) C(15) C(16) C(17) C(18) C(19) C(20) C(21)	\
+	C(22) C(23) C(24) C(25) C(26) C(27) C(28) C(29) C(30) C(31)
+
 #define COPY_SLOTS(k)							\
-	do {								\
-		if ((nr & (k)) && copy_to_user(to, from, (k) * sizeof(*from))) \
-			return -EFAULT;					\
-		to += nr & (k);						\
-		from += nr & (k);					\
-	} while (0)
+	case k:								\
+		return copy_to_user(arg, rd, offsetof(struct armpmu_read_buf, slot[k]));
 
 /*
- * The header and @nr slots, in pieces whose sizes are constants (the
- * header, then 16, 8, 4, 2 and 1 slots as @nr's bits say): the hardened
- * usercopy check of a copy of variable size costs more than the copies
- * themselves at these sizes, and a constant size is checked at build time.
+ * The header and @nr slots, which follow it in @rd as in the caller's
+ * memory: one copy, of a size that is a constant in each case, so that
+ * the hardened usercopy check is done at build time (checked at run
+ * time, a variable size costs more than the copy itself at these sizes).
+ * Non-zero if some of it was not copied.
  */
-static int copy_slots(struct armpmu_read __user *arg, const struct armpmu_read_buf *rd, u32 nr)
+static unsigned long copy_slots(struct armpmu_read __user *arg,
+				const struct armpmu_read_buf *rd, u32 nr)
 {
-	struct armpmu_slot __user *to = arg->slot;
-	const struct armpmu_slot *from = rd->slot;
-
-	if (copy_to_user(arg, &rd->hdr, sizeof(rd->hdr)))
-		return -EFAULT;
-	COPY_SLOTS(16);
-	COPY_SLOTS(8);
-	COPY_SLOTS(4);
-	COPY_SLOTS(2);
-	COPY_SLOTS(1);
-	return 0;
+	BUILD_BUG_ON(ARMPMU_MAX_COUNTERS > 31 ||
+		     offsetof(struct armpmu_read_buf, slot) != sizeof(struct armpmu_read));
+	switch (nr) {
+	SLOT_COUNTS(COPY_SLOTS)
+	}
+	return 1;
 }
 
 /*

@@ -31,13 +31,6 @@ module_param_named(poll_ms, armpmu_counters_poll_ms, uint, 0444);
 MODULE_PARM_DESC(poll_ms, "how often counting CPUs fold counters into 64 bits, 1 to "
 		 __stringify(ARMPMU_POLL_MS_MAX) " ms (default 50)");
 
-/* Each counter of @mask, lowest first, the cycle counter (31) last. */
-#define for_each_counter(idx, mask) \
-	for (unsigned long __m = (mask); __m && ((idx) = __ffs(__m), true); __m &= __m - 1)
-
-/* Each event counter of @mask (pmu_evcntr_*() reach them, not the cycle counter). */
-#define for_each_event_counter(idx, mask) for_each_counter(idx, (mask) & ~ARMPMU_CYCLE_BIT)
-
 /* The counters @cfg counts with: its event counters and the cycle counter. */
 u32 armpmu_counters_of(const struct armpmu_config *cfg)
 {
@@ -113,12 +106,7 @@ static void program(struct armpmu_config *cfg, struct armpmu_load *ld, u32 mask)
 	u32 learn = mask & typed_counters(cfg) & ~cfg->evtype_known;
 	unsigned int idx;
 
-	for_each_event_counter(idx, mask) {
-		pmu_evcntr_select(idx);
-		pmu_evcntr_write_type(idx, cfg->evtype[idx]);
-		if (ld)
-			ld->last[idx] = pmu_evcntr_read(idx);
-	}
+	pmu_evcntrs_program(mask & ~ARMPMU_CYCLE_BIT, cfg->evtype, ld ? ld->last : NULL);
 	if (mask & ARMPMU_CYCLE_BIT) {
 		if (cfg->cycle_filterable)
 			pmu_write_evtype(ARMPMU_CYCLE_IDX, cfg->evtype[ARMPMU_CYCLE_IDX]);
@@ -157,13 +145,12 @@ void armpmu_counters_set(struct armpmu_load *ld, u64 *total, u32 idx, u64 value)
 static u32 still_ours(const struct armpmu_config *cfg)
 {
 	u32 mask = armpmu_counters_of(cfg) & ~pmu_read_irq_enabled();
-	u32 ours = mask & ~typed_counters(cfg);
-	unsigned int idx;
+	u32 events = mask & cfg->programmed;
 
-	for_each_counter(idx, mask & typed_counters(cfg))
-		if (pmu_read_evtype(idx) == cfg->seen_evtype[idx])
-			ours |= BIT(idx);
-	return ours;
+	if (cfg->cycle_filterable &&
+	    pmu_read_evtype(ARMPMU_CYCLE_IDX) != cfg->seen_evtype[ARMPMU_CYCLE_IDX])
+		mask &= ~ARMPMU_CYCLE_BIT;
+	return mask & ~(pmu_evcntrs_look(events, cfg->seen_evtype, NULL, false) & events);
 }
 
 /*
@@ -214,7 +201,8 @@ void armpmu_counters_stop_own(const struct armpmu_config *cfg)
  * top): a delta that large is the counter moving backwards, reset or
  * rewritten behind our back, and nothing is folded in. Returns false then.
  */
-static bool fold(const struct armpmu_config *cfg, struct armpmu_load *ld, u64 *total)
+static __always_inline bool fold(const struct armpmu_config *cfg, struct armpmu_load *ld,
+				 u64 *total)
 {
 	u64 cycles = pmu_read_counter(ARMPMU_CYCLE_IDX);
 	unsigned int idx;
@@ -224,7 +212,7 @@ static bool fold(const struct armpmu_config *cfg, struct armpmu_load *ld, u64 *t
 		return false;
 	total[ARMPMU_CYCLE_IDX] += (cycles - ld->last[ARMPMU_CYCLE_IDX]) & PMU_CYCLE_MASK;
 	ld->last[ARMPMU_CYCLE_IDX] = cycles;
-	for_each_event_counter(idx, cfg->programmed) {
+	for_each_counter(idx, cfg->programmed) {
 		total[idx] += (u32)(ld->now[idx] - ld->last[idx]);
 		ld->last[idx] = ld->now[idx];
 	}
@@ -241,13 +229,9 @@ bool armpmu_counters_look(const struct armpmu_config *cfg, struct armpmu_load *l
 			  u64 *total)
 {
 	bool ours = !control_disturbed(cfg, true);
-	unsigned int idx;
 
-	for_each_event_counter(idx, cfg->programmed) {
-		pmu_evcntr_select(idx);
-		ours &= pmu_evcntr_read_type(idx) == cfg->seen_evtype[idx];
-		ld->now[idx] = pmu_evcntr_read(idx);
-	}
+	ours &= !(pmu_evcntrs_look(cfg->programmed, cfg->seen_evtype, ld->now, true) &
+		  cfg->programmed);
 	if (cfg->cycle_filterable)
 		ours &= pmu_read_evtype(ARMPMU_CYCLE_IDX) == cfg->seen_evtype[ARMPMU_CYCLE_IDX];
 	return ours && fold(cfg, ld, total);
@@ -274,7 +258,6 @@ bool armpmu_counters_pause(const struct armpmu_config *cfg, struct armpmu_load *
 			   u64 *total, bool check_enable, bool zero)
 {
 	u32 mask = armpmu_counters_of(cfg);
-	unsigned int idx;
 
 	if (control_disturbed(cfg, check_enable) || still_ours(cfg) != mask) {
 		armpmu_counters_stop_own(cfg);
@@ -283,12 +266,7 @@ bool armpmu_counters_pause(const struct armpmu_config *cfg, struct armpmu_load *
 		return false;
 	}
 	pmu_disable(mask);
-	for_each_event_counter(idx, cfg->programmed) {
-		pmu_evcntr_select(idx);
-		ld->now[idx] = pmu_evcntr_read(idx);
-		if (zero)
-			pmu_evcntr_write(idx, 0);
-	}
+	pmu_evcntrs_take(cfg->programmed, ld->now, zero);
 	if (fold(cfg, ld, total)) {
 		if (zero)
 			pmu_write_counter(ARMPMU_CYCLE_IDX, 0);

@@ -243,6 +243,18 @@ static void mux_read(const struct armpmu_mux *m, const u64 *total, u64 time_enab
 	rd->hdr.programmed = m->slots;
 	rd->hdr.time_enabled = time_enabled;
 	rd->hdr.time_running = time_running;
+	if (!m->on && !m->based) {
+		/* Slot n is event counter n, programmed since the last RESET. */
+		for (slot = 0; slot < nr; slot++) {
+			struct armpmu_slot *out = &rd->slot[slot];
+			bool used = m->slots & BIT(slot);
+
+			out->value = used ? total[slot] : 0;
+			out->time_enabled = used ? time_enabled : 0;
+			out->time_running = used ? time_running : 0;
+		}
+		return;
+	}
 	for (slot = 0; slot < nr; slot++) {
 		struct armpmu_slot *out = &rd->slot[slot];
 

@@ -163,6 +163,56 @@ static inline void pmu_evcntr_write(u32 idx, u64 val)
 }
 
 /*
+ * Runs over the event counters of a mask, lowest first: one PMSELR select
+ * per counter serves its type and its value (ARMv7 has no direct encodings).
+ *
+ * The event counters of @mask: with @values, each value into @now, and the
+ * mask of those whose event type is no longer @seen (bits outside @mask
+ * mean nothing).
+ */
+static __always_inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now,
+					    bool values)
+{
+	u32 differ = 0;
+	unsigned int idx;
+
+	for_each_counter(idx, mask) {
+		pmu_evcntr_select(idx);
+		if (pmxevtyper_read() != seen[idx])
+			differ |= BIT(idx);
+		if (values)
+			now[idx] = pmxevcntr_read();
+	}
+	return differ;
+}
+
+/* Each value into @now; with @zero, each counter zeroed once read. */
+static inline void pmu_evcntrs_take(u32 mask, u64 *now, bool zero)
+{
+	unsigned int idx;
+
+	for_each_counter(idx, mask) {
+		pmu_evcntr_select(idx);
+		now[idx] = pmxevcntr_read();
+		if (zero)
+			pmxevcntr_write(0);
+	}
+}
+
+/* Each counter of @mask gets its type from @evtype; with @last, its value read there. */
+static inline void pmu_evcntrs_program(u32 mask, const u32 *evtype, u64 *last)
+{
+	unsigned int idx;
+
+	for_each_counter(idx, mask) {
+		pmu_evcntr_select(idx);
+		pmxevtyper_write(evtype[idx]);
+		if (last)
+			last[idx] = pmxevcntr_read();
+	}
+}
+
+/*
  * Any counter, the cycle counter (ARMPMU_CYCLE_IDX) included. PMSELR = 31
  * makes PMXEVTYPER the cycle counter's filter (PMUv2).
  */
