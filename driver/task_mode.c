@@ -59,7 +59,8 @@
 /*
  * A counted thread's own totals, kept in its file (struct armpmu_session's
  * threads) after the thread exits, until RESET or close. Under the file's
- * count_lock.
+ * count_lock. A file without FOLLOW counts one thread, whose totals are
+ * the file's: its rec holds only who it is, and nothing is counted twice.
  */
 struct thread_counts {
 	u64 switches;
@@ -296,7 +297,8 @@ static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 }
 
 /* A counted thread comes in here: a migration if it last came in elsewhere. */
-static void arrive(struct armpmu_session *s, struct task_link *link)
+static void arrive(struct armpmu_session *s, struct task_link *link,
+		   struct thread_rec *tc_rec)
 {
 	int cpu = smp_processor_id();
 
@@ -304,8 +306,8 @@ static void arrive(struct armpmu_session *s, struct task_link *link)
 		return;
 	if (link->cpu >= 0) {
 		s->migrations++;
-		if (link->rec)
-			link->rec->c.migrations++;
+		if (tc_rec)
+			tc_rec->c.migrations++;
 	}
 	link->cpu = cpu;
 }
@@ -319,9 +321,9 @@ static void switch_in(struct task_cpu *tc, struct task_link *link)
 	raw_spin_lock(&s->count_lock);
 	if (s->running && !s->closing) {
 		tc->cur = s;
-		tc->rec = link->rec;
+		tc->rec = s->follow ? link->rec : NULL;
 		tc->in_ns = now;
-		arrive(s, link);
+		arrive(s, link, tc->rec);
 		load(tc, s, now);
 	}
 	raw_spin_unlock(&s->count_lock);
@@ -937,6 +939,22 @@ static void fold_here(void *info)
 	on_file_here(info, look);
 }
 
+/*
+ * A thread's counts from zero: only the counters a load can fold into
+ * (those below num_counters, and the cycle counter) hold any.
+ */
+static void zero_rec(const struct armpmu_session *s, struct thread_rec *rec)
+{
+	struct thread_counts *c = &rec->c;
+
+	c->switches = 0;
+	c->migrations = 0;
+	c->time_enabled = 0;
+	c->time_running = 0;
+	memset(c->total, 0, s->caps->num_counters * sizeof(c->total[0]));
+	c->total[ARMPMU_CYCLE_IDX] = 0;
+}
+
 static void zero_counts(struct armpmu_session *s)
 {
 	struct thread_rec *rec;
@@ -946,8 +964,9 @@ static void zero_counts(struct armpmu_session *s)
 	s->time_running = 0;
 	s->switches = 0;
 	s->migrations = 0;
-	list_for_each_entry(rec, &s->threads, node)
-		memset(&rec->c, 0, sizeof(rec->c));
+	if (s->follow)
+		list_for_each_entry(rec, &s->threads, node)
+			zero_rec(s, rec);
 	s->disturbed = false;
 	s->incomplete = false;
 	s->exec_left = false;
@@ -1215,35 +1234,35 @@ static int task_read(struct armpmu_session *s)
 }
 
 /*
- * The totals of the threads that have gone (@all: of every thread) leave
- * the file. Nothing else holds them: a thread's rec is in its link and
- * loaded on its CPU only while it is counted.
+ * Thread totals taken out of their file: nothing else holds them (a
+ * thread's rec is in its link, and loaded on its CPU only while counted).
  */
-static void drop_recs(struct armpmu_session *s, bool all)
+static void free_recs(struct list_head *gone)
+{
+	struct thread_rec *rec, *next;
+
+	list_for_each_entry_safe(rec, next, gone, node) {
+		put_pid(rec->pid);
+		kfree(rec);
+	}
+}
+
+/* RESET: the threads that have gone leave the file, the others count anew. */
+static int task_reset(struct armpmu_session *s)
 {
 	struct thread_rec *rec, *next;
 	LIST_HEAD(gone);
 
 	raw_spin_lock_irq(&s->count_lock);
 	list_for_each_entry_safe(rec, next, &s->threads, node) {
-		if (all || rec->exited) {
+		if (rec->exited) {
 			list_move(&rec->node, &gone);
 			s->threads_kept--;
 		}
 	}
-	raw_spin_unlock_irq(&s->count_lock);
-	list_for_each_entry_safe(rec, next, &gone, node) {
-		put_pid(rec->pid);
-		kfree(rec);
-	}
-}
-
-static int task_reset(struct armpmu_session *s)
-{
-	drop_recs(s, false);
-	raw_spin_lock_irq(&s->count_lock);
 	zero_counts(s);
 	raw_spin_unlock_irq(&s->count_lock);
+	free_recs(&gone);
 	if (s->running)
 		on_this_file(s, reset_here);
 	return 0;
@@ -1256,6 +1275,7 @@ static int task_reset(struct armpmu_session *s)
 static void task_release(struct armpmu_session *s)
 {
 	struct task_link *link, *next;
+	LIST_HEAD(gone);
 
 	raw_spin_lock_irq(&links_lock);
 	if (s->closing) {
@@ -1272,7 +1292,11 @@ static void task_release(struct armpmu_session *s)
 	raw_spin_unlock_irq(&links_lock);
 	/* Unloading zeroes: no CPU keeps the file's counts. */
 	on_file_cpus(s, unload_here, false);
-	drop_recs(s, true);
+	raw_spin_lock_irq(&s->count_lock);
+	list_splice_init(&s->threads, &gone);
+	s->threads_kept = 0;
+	raw_spin_unlock_irq(&s->count_lock);
+	free_recs(&gone);
 	unhook_later();
 	put_pid(s->target_pid);
 	s->target_pid = NULL;
@@ -1307,19 +1331,29 @@ static void describe_thread(const struct armpmu_session *s, const struct thread_
 			    struct armpmu_thread_buf *buf)
 {
 	struct armpmu_thread *t = &buf->t;
+	const u64 *total = rec->c.total;
 
 	t->tid = pid_vnr(rec->pid);
 	t->flags = (rec->exited ? ARMPMU_THREAD_EXITED : 0) |
 		   (s->mux.on ? ARMPMU_THREAD_NO_SLOTS : 0);
-	t->switches = rec->c.switches;
-	t->migrations = rec->c.migrations;
-	t->time_enabled = rec->c.time_enabled;
-	t->time_running = rec->c.time_running;
-	t->cycles = rec->c.total[ARMPMU_CYCLE_IDX];
+	if (s->follow) {
+		t->switches = rec->c.switches;
+		t->migrations = rec->c.migrations;
+		t->time_enabled = rec->c.time_enabled;
+		t->time_running = rec->c.time_running;
+	} else {
+		/* The file's one thread: its totals are the file's. */
+		t->switches = s->switches;
+		t->migrations = s->migrations;
+		t->time_enabled = s->time_enabled;
+		t->time_running = s->time_running;
+		total = s->total;
+	}
+	t->cycles = total[ARMPMU_CYCLE_IDX];
 	if (s->mux.on)
 		memset(buf->value, 0, sizeof(buf->value));
 	else
-		memcpy(buf->value, rec->c.total, sizeof(buf->value));
+		memcpy(buf->value, total, sizeof(buf->value));
 }
 
 static int task_threads(struct armpmu_session *s, struct armpmu_threads *hdr,

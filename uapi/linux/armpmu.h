@@ -255,7 +255,9 @@ struct armpmu_read {
  * until RESET or close (an exited thread's too), at most
  * ARMPMU_THREADS_KEPT of them a file, in the order they came to be
  * counted. Threads beyond are counted in the file's totals all the same,
- * and ARMPMU_THREADS_LOST says how many have no totals of their own.
+ * and ARMPMU_THREADS_LOST says how many have no totals of their own. A
+ * file without ARMPMU_ATTACH_FOLLOW counts one thread: its entry holds the
+ * file's totals (from SET_VALUE's starting counts, if any).
  */
 #define ARMPMU_THREADS_KEPT	256
 
