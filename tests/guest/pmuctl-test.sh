@@ -202,7 +202,9 @@ expect 0 '^ +[0-9]+\.[0-9]{2} msec task-clock +#  +[0-9]+\.[0-9]{3} CPUs utilize
 	"stat's default: perf's task-clock line, CPUs utilized" pmuctl stat -- true
 check "  context-switches, with a rate" grep -Eq '^ +[0-9]+ +context-switches +#  +[0-9.]+ [KM]?/sec$' "$out"
 check "  page-faults, with a rate" grep -Eq '^ +[0-9]+ +page-faults +#  +[0-9.]+ [KM]?/sec$' "$out"
-check "  no cpu-migrations: no source, so no line (never a made-up 0)" absent 'cpu-migrations' "$out"
+check "  cpu-migrations, from the driver, with a rate" \
+	grep -Eq '^ +[0-9]+ +cpu-migrations +#  +[0-9.]+ [KM]?/sec$' "$out"
+check "  the software lines in perf's order" sh -c "grep -Eo 'task-clock|context-switches|cpu-migrations|page-faults' '$out' | tr '\n' ' ' | grep -qx 'task-clock context-switches cpu-migrations page-faults '"
 check "  seconds user and seconds sys, as perf prints them" \
 	grep -Eq '^ +[0-9]+\.[0-9]{9} seconds sys$' "$out"
 tc=$(awk '/msec task-clock/ { print $1 }' "$out")
@@ -211,7 +213,11 @@ check "  task-clock ($tc ms) within the time elapsed ($el s)" awk "BEGIN { exit 
 expect 0 '^[0-9]+\.[0-9]{2},msec,task-clock,[0-9]+,100\.00,[0-9]+\.[0-9]{3},CPUs utilized$' \
 	"-x, -e task-clock,page-faults: perf's fields" pmuctl stat -x, -e task-clock,page-faults -- true
 check "  page-faults with its rate" grep -Eq '^[0-9]+,,page-faults,[0-9]+,100\.00,[0-9]+\.[0-9]{3},[KM]?/sec$' "$out"
-expect 2 'cannot count migrations yet' "-e cpu-migrations is refused, not a 0" pmuctl stat -e cpu-migrations -- true
+expect 0 '^[0-9]+,,cpu-migrations,[0-9]+,100\.00,,$' \
+	"-x, -e cpu-migrations: the driver's count, perf's fields (no rate without task-clock)" \
+	pmuctl stat -x, -e cpu-migrations -- true
+expect 2 'no system-wide count of CPU migrations' "-a -e cpu-migrations is refused, not a 0" \
+	pmuctl stat -a -e cpu-migrations -- true
 expect 0 '^ +[0-9]+\.[0-9]+ \+- [0-9]+\.[0-9]+ seconds time elapsed  \( \+- +[0-9]+\.[0-9]{2}% \)$' \
 	"-r 3: perf's +- line for the elapsed time" pmuctl stat -r 3 -- true
 check "  and no user/sys lines (perf prints them for one run)" absent 'seconds user' "$out"

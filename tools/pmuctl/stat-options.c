@@ -321,6 +321,8 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		return usage_error("cpu-clock is the time whole CPUs were counted: with -C or -a (a command's time is task-clock)");
 	if ((ev->software & ~(1U << SW_CPU_CLOCK)) && run->target == TARGET_CPU)
 		return usage_error("-C: the kernel keeps context switches and page faults per process and for the whole system, not per CPU: of perf's software events only cpu-clock has a source there");
+	if ((ev->software & 1U << SW_CPU_MIGRATIONS) && run->target == TARGET_ALL_CPUS)
+		return usage_error("-a: the kernel keeps no system-wide count of CPU migrations outside perf; cpu-migrations is a command's, from the driver");
 	if ((ev->software & 1U << SW_TASK_CLOCK) && run->target == TARGET_ALL_CPUS)
 		return usage_error("-a: task-clock is a command's time; the CPUs' is cpu-clock");
 	if (ev->software && run->target == TARGET_PROCESS)

@@ -180,6 +180,25 @@ out:
 }
 
 /*
+ * cpu-migrations of the command, from the driver, which sees every switch
+ * of its threads while counted; without that source the line is not
+ * printed, never as 0.
+ */
+static void driver_software(struct measurement *m, const struct stat_files *files,
+			    struct stat_usage *usage)
+{
+	struct armpmu_threads th;
+
+	if (!(m->run.software & 1U << SW_CPU_MIGRATIONS))
+		return;
+	if (stat_files_thread_totals(files, &th)) {
+		m->run.software &= ~(1U << SW_CPU_MIGRATIONS);
+		return;
+	}
+	usage->value[SW_CPU_MIGRATIONS] = (double)th.migrations;
+}
+
+/*
  * One counted run of the command: its files reset and started (task
  * mode: armed, to start in its exec) before it is released, or with -D
  * started that long after; stopped once it has exited, and read into
@@ -237,8 +256,10 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 		m->workload_failed = true;
 		goto close;
 	}
-	if (task_mode(&m->run) && !delayed)
+	if (task_mode(&m->run) && !delayed) {
+		driver_software(m, files, &usage);
 		stat_counts_add_usage(&m->run, &usage);
+	}
 	err = read_counts(m, files, counts);
 	if (err == -EIO)
 		m->run.disturbed = true;
@@ -481,7 +502,7 @@ int cmd_stat(int argc, char **argv)
 		/* perf's default software lines, where they can be measured. */
 		if (m.run.target == TARGET_COMMAND && !o.interval_ms && !o.delay_ms)
 			m.events.software = 1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
-					    1U << SW_PAGE_FAULTS;
+					    1U << SW_CPU_MIGRATIONS | 1U << SW_PAGE_FAULTS;
 		/* -a's, from the CPU files' times and /proc; -C has only cpu-clock. */
 		if (m.run.target == TARGET_ALL_CPUS && !o.interval_ms && !o.delay_ms && !o.no_aggr)
 			m.events.software = 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
