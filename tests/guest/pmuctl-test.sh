@@ -451,6 +451,22 @@ status=$?
 check "-p ends on SIGINT with status 0 (got $status)" [ "$status" = 0 ]
 check "  printing the counts so far" grep -q 'Interrupted: the counts so far' "$out"
 kill $sleeper
+# -p's software lines come from the driver: a shell that waits for 5 sleeps
+# is switched out at least 5 times while counted; no page-faults (no source).
+sh -c 'sleep 0.5; for i in 1 2 3 4 5; do sleep 0.1; done' &
+napper=$!
+sleep 0.2
+expect 0 '^ +[0-9]+\.[0-9]{2} msec task-clock +#  +[0-9]+\.[0-9]{3} CPUs utilized$' \
+	"-p: perf's default task-clock line, from the driver" pmuctl stat -p $napper
+check "  context-switches, at least the 5 sleeps' waits" \
+	awk '/ context-switches / { n = $1 } END { exit !(n >= 5) }' "$out"
+check "  cpu-migrations, with a rate" grep -Eq '^ +[0-9]+ +cpu-migrations +#  +[0-9.]+ [KM]?/sec$' "$out"
+tc=$(awk '/msec task-clock/ { print $1 }' "$out")
+el=$(awk '/seconds time elapsed/ { print $1 }' "$out")
+check "  task-clock ($tc ms) within the time elapsed ($el s) times the CPUs" \
+	awk "BEGIN { exit !($tc / 1000 <= $el * $ncpus) }"
+expect 2 'page faults are measured from a command' "-p -e page-faults is refused, not a 0" \
+	pmuctl stat -e page-faults -p 1
 
 # ---- permissions ----
 expect 1 "for group 'armpmu'; ask an administrator to add you" \
