@@ -277,7 +277,7 @@ static int armpmu_setup(struct bench *b)
 static int multiplexed_setup(struct bench *b)
 {
 	unsigned int slots = 2 * b->num_counters;
-	int err = pmudev_open(&b->pmu, PMUDEV_CPU_ANY, 0);
+	int err = pmudev_open(&b->pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_MULTIPLEX);
 
 	b->fd = err ? -1 : pmudev_fd(b->pmu);
 	err = err ? err : pmudev_add_event(b->pmu, "cycles");

@@ -93,7 +93,6 @@ struct armpmu_mux {
 	u8 next;			/* the set loaded next */
 	u8 cur;				/* CPU mode: the set loaded */
 	u8 hw[ARMPMU_MAX_COUNTERS];	/* a slot's event counter in its set */
-	u8 set_of[ARMPMU_MAX_COUNTERS];	/* a slot's set */
 	u32 slots;			/* slots with an event */
 	u32 known;			/* slots whose @seen is learnt */
 	/*

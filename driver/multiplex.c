@@ -120,10 +120,8 @@ void armpmu_mux_pack(struct armpmu_mux *m, u32 n)
 	for (set = 0; set < m->nsets; set++) {
 		u32 idx = 0;
 
-		for_each_slot(slot, m->sets[set]) {
+		for_each_slot(slot, m->sets[set])
 			m->hw[slot] = idx++;
-			m->set_of[slot] = set;
-		}
 	}
 	m->next = 0;
 	m->packed = true;

@@ -67,7 +67,8 @@ static int open_cpu_mode(struct pmudev *pmu, int cpu, unsigned int flags)
 	return err;
 }
 
-#define OPEN_FLAGS (PMUDEV_OPEN_NO_PIN | PMUDEV_OPEN_UNBOUND | PMUDEV_OPEN_FOLLOW)
+#define OPEN_FLAGS (PMUDEV_OPEN_NO_PIN | PMUDEV_OPEN_UNBOUND | PMUDEV_OPEN_FOLLOW | \
+		    PMUDEV_OPEN_MULTIPLEX)
 
 int pmudev_open(struct pmudev **out, int cpu, unsigned int flags)
 {
@@ -86,6 +87,7 @@ int pmudev_open(struct pmudev **out, int cpu, unsigned int flags)
 	if (!pmu)
 		return -ENOMEM;
 	pmu->tid = gettid();
+	pmu->multiplex = flags & PMUDEV_OPEN_MULTIPLEX;
 	pmu->fd = open(ARMPMU_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 	if (pmu->fd < 0) {
 		err = -errno;
@@ -355,15 +357,16 @@ static int add_cycles(struct pmudev *pmu, const struct pmudev_event *ev)
 
 /*
  * The hardware's counters from the top down (perf takes them from 0 up);
- * once they are all used, the slots beyond, from num_counters up, which
- * make the file multiplexed.
+ * once they are all used, with PMUDEV_OPEN_MULTIPLEX, the slots beyond,
+ * from num_counters up, which make the file multiplexed.
  */
 static int free_counter(const struct pmudev *pmu)
 {
 	for (int counter = pmu->info.num_counters - 1; counter >= 0; counter--)
 		if (!(pmu->used & (1U << counter)))
 			return counter;
-	for (int slot = pmu->info.num_counters; slot < ARMPMU_MAX_COUNTERS; slot++)
+	for (int slot = pmu->info.num_counters; pmu->multiplex && slot < ARMPMU_MAX_COUNTERS;
+	     slot++)
 		if (!(pmu->used & (1U << slot)))
 			return slot;
 	return -ENOSPC;

@@ -30,6 +30,7 @@ struct pmudev {
 	struct pmudev_regions *regions;
 	uint32_t used;		/* counters given an event by pmudev_add_event() */
 	uint32_t groups;	/* groups pmudev_add_group() made */
+	bool multiplex;		/* PMUDEV_OPEN_MULTIPLEX */
 	char *counter_name[ARMPMU_MAX_COUNTERS];
 	char cycles_name[CYCLES_NAME_MAX];
 };

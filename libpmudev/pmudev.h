@@ -70,6 +70,13 @@ struct pmudev;
  * creates from now on, into the same counts (PMUDEV_ATTACH_FOLLOW).
  */
 #define PMUDEV_OPEN_FOLLOW	(1U << 2)
+/*
+ * pmudev_add_event() and pmudev_add_group() go on past the event counters,
+ * onto the slots that multiplex the file (armpmu(4)); without it they give
+ * -ENOSPC there, as they always did, so that a program reading with
+ * pmudev_read() never gets counts of part of the time unasked.
+ */
+#define PMUDEV_OPEN_MULTIPLEX	(1U << 3)
 
 /*
  * Open the device. With PMUDEV_CPU_ANY, task mode: the calling thread is
@@ -374,10 +381,11 @@ const char *pmudev_event_note(const char *spec, const struct armpmu_info *info);
  * returns ARMPMU_CYCLE_COUNTER, using no event counter (CPU_CYCLES or 0x11
  * take an event counter). Anything else programs a free event counter,
  * allocated from the highest down (perf allocates from the lowest up), and
- * returns its index. Once every counter is programmed, the next events go
- * on slots from num_counters up, which multiplexes the file (armpmu(4)):
- * read those with pmudev_read_slots(). -ENOSPC when all 31 slots are
- * programmed. Fails with -EBUSY while counting (after pmudev_start() or
+ * returns its index; -ENOSPC when every counter is programmed. With
+ * PMUDEV_OPEN_MULTIPLEX the next events go on slots from num_counters up,
+ * which multiplexes the file (armpmu(4)): read those with
+ * pmudev_read_slots(); -ENOSPC then when all 31 slots are programmed.
+ * Fails with -EBUSY while counting (after pmudev_start() or
  * pmudev_regions_new()).
  */
 int pmudev_add_event(struct pmudev *pmu, const char *spec);

@@ -32,6 +32,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -678,17 +679,18 @@ static void check_slots(struct worker *w, const struct call *c, const struct arm
 }
 
 /*
- * READ_SLOTS reads its header, then writes it and the @nr slots asked for:
- * a buffer that ends after the header is EFAULT only if it fails.
+ * READ_SLOTS reads its input words (nr and reserved, the header's first
+ * 24 bytes), then writes the header and the @nr slots asked for: a buffer
+ * that ends after the input is EFAULT only if the call gets to the copy.
  */
 static void check_read_slots(struct worker *w, struct call *c, const struct ptr *p,
 			     uint32_t nr, int err)
 {
-	size_t hdr = sizeof(struct armpmu_read);
+	size_t in = offsetof(struct armpmu_read, cycles), hdr = sizeof(struct armpmu_read);
 	size_t out = nr <= ARMPMU_MAX_COUNTERS ? hdr + nr * sizeof(struct armpmu_slot) : 0;
 	bool straddles = p->kind == PK_STRADDLE;
 
-	if (!readable(p) && !(straddles && p->fill_len >= hdr)) {
+	if (!readable(p) && !(straddles && p->fill_len >= in)) {
 		done(w, c, OP_IOCTL, err, only_efault);
 		return;
 	}

@@ -31,7 +31,7 @@ static void slot_sub(struct armpmu_slot *a, const struct armpmu_slot *b)
 	a->time_running -= b->time_running;
 }
 
-void stat_sample_sub(struct stat_sample *s, const struct stat_sample *before)
+void stat_counts_sub(struct stat_sample *s, const struct stat_sample *before)
 {
 	s->time_enabled -= before->time_enabled;
 	s->time_running -= before->time_running;

@@ -123,7 +123,7 @@ struct stat_sample {
 };
 
 /* @s less @before, slot by slot: an interval's counts. */
-void stat_sample_sub(struct stat_sample *s, const struct stat_sample *before);
+void stat_counts_sub(struct stat_sample *s, const struct stat_sample *before);
 
 /*
  * Adds one run's counts (the sum of its files') to @run, each counter

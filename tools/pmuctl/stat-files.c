@@ -163,7 +163,7 @@ int stat_files_open_command(struct stat_files *f, pid_t pid, bool on_exec,
 	struct pmudev *pmu;
 	int err;
 
-	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
+	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND | PMUDEV_OPEN_MULTIPLEX))
 		return EXIT_FAILURE;
 	err = files_add(f, pmu);
 	if (err) {
@@ -196,7 +196,7 @@ static int attach_thread(struct stat_files *f, pid_t pid, pid_t tid, struct stat
 	struct pmudev *pmu;
 	int err;
 
-	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
+	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND | PMUDEV_OPEN_MULTIPLEX))
 		return EXIT_FAILURE;
 	err = pmudev_attach(pmu, tid, PMUDEV_ATTACH_FOLLOW);
 	if (err) {
@@ -302,7 +302,7 @@ int stat_files_open_cpus(struct stat_files *f, struct stat_events *ev, struct st
 	for (int i = 0; i < n; i++) {
 		int cpu = run->target == TARGET_CPU ? run->cpu_list[i] : i;
 		struct pmudev *pmu;
-		int err = pmudev_open(&pmu, cpu, PMUDEV_OPEN_NO_PIN), ret;
+		int err = pmudev_open(&pmu, cpu, PMUDEV_OPEN_NO_PIN | PMUDEV_OPEN_MULTIPLEX), ret;
 
 		if (err == -ENXIO && run->target == TARGET_ALL_CPUS)
 			continue;	/* offline: nothing runs there */

@@ -113,7 +113,7 @@ static int make_runs(const struct measurement *m, const struct stat_files *files
 			c->missed = false;
 		}
 		if (before)
-			stat_sample_sub(&d, &before[r]);
+			stat_counts_sub(&d, &before[r]);
 		stat_counts_add(&runs[r], &d);
 		runs[r].per_cpu = m->o->no_aggr;
 		runs[r].line_cpu = m->o->no_aggr ? stat_files_cpu(files, r) : 0;

@@ -209,10 +209,12 @@ struct armpmu_value {
 #define ARMPMU_COUNTS_MULTIPLEXED	(1U << 4)
 
 struct armpmu_counts {
-	__u32 nr;		/* valid entries of events[]: num_counters */
+	__u32 nr;		/* valid entries of events[]: num_counters (a
+				 * multiplexed file: at least, up to its
+				 * highest programmed slot + 1) */
 	__u32 flags;		/* ARMPMU_COUNTS_* */
 	__u64 cycles;		/* cycle counter (every 64 cycles with the divider) */
-	__u64 events[ARMPMU_MAX_COUNTERS]; /* index = event counter index */
+	__u64 events[ARMPMU_MAX_COUNTERS]; /* index = event counter (slot) index */
 	/*
 	 * Nanoseconds since RESET that the file was counting: in task mode,
 	 * that its threads ran while started (summed over threads); in CPU

@@ -7,6 +7,47 @@
 
 #include "common.h"
 
+struct slots_buf {
+	struct armpmu_read hdr;
+	struct armpmu_slot slot[ARMPMU_MAX_COUNTERS];
+};
+
+/*
+ * A multiplexed file bound to CPU 1 across its absence: every slot keeps
+ * its count and times, and the sets go on taking turns once it is back.
+ */
+static void hotplug_multiplexed(void)
+{
+	unsigned int nev = num_counters + 2, i, bad = 0;
+	struct slots_buf before, after;
+	int fd, err;
+
+	if (!setup_bound(1, "hotplug, multiplexed: setup", &fd))
+		return;
+	for (i = 0, err = 0; i < nev && !err; i++)
+		err = program(fd, i, ARMPMU_EV_CPU_CYCLES, 0);
+	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
+	loop_n(SPIN);
+	err = err ? err : read_slots(fd, &before.hdr, nev);
+	tap_errno(err, 0, "hotplug: a multiplexed file bound to CPU 1 counts");
+	err = err ? err : write_file(CPU1_ONLINE, "0");
+	err = err ? err : write_file(CPU1_ONLINE, "1");
+	loop_n(SPIN);
+	err = err ? err : read_slots(fd, &after.hdr, nev);
+	for (i = 0; !err && i < nev; i++)
+		bad += after.slot[i].value < before.slot[i].value ||
+		       after.slot[i].time_running < before.slot[i].time_running ||
+		       after.slot[i].time_enabled < before.slot[i].time_enabled ||
+		       after.slot[i].time_running > after.slot[i].time_enabled;
+	tap_check(!err && !bad && (after.hdr.flags & ARMPMU_COUNTS_RUNNING) &&
+		  (after.hdr.flags & ARMPMU_COUNTS_MULTIPLEXED) &&
+		  !(after.hdr.flags & ARMPMU_COUNTS_DISTURBED),
+		  "hotplug, multiplexed: every slot's count and times kept, counting on",
+		  "%s: flags %#x, %u slots went back", tap_errname(err), after.hdr.flags, bad);
+	write_file(CPU1_ONLINE, "1");
+	dev_close(&fd);
+}
+
 void test_hotplug(void)
 {
 	struct armpmu_counts before, after, later;
@@ -71,4 +112,5 @@ void test_hotplug(void)
 		write_file(CPU1_ONLINE, "1");
 		dev_close(&fd2);
 	}
+	hotplug_multiplexed();
 }

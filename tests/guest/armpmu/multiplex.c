@@ -64,6 +64,30 @@ static int program_mux(int fd, unsigned int nev)
 	return err;
 }
 
+/* FILE_STATUS shows the slots; SET_VALUE sets a slot's count (stopped). */
+static void check_mux_status(int fd, const char *mode, unsigned int nev)
+{
+	struct armpmu_file_status st = { .id = 1 };
+	struct armpmu_value val = { .counter = nev - 1, .value = 0x123456789ULL };
+	__u32 want = (1U << ARMPMU_CYCLE_COUNTER) | ((1U << nev) - 1);
+	struct mux_buf rd;
+	char name[128];
+	int err;
+
+	while (!(err = ioc(fd, ARMPMU_IOC_FILE_STATUS, &st)) && !(st.flags & ARMPMU_FILE_CALLER))
+		st.id++;
+	snprintf(name, sizeof(name), "multiplex, %s: FILE_STATUS.counters shows every slot",
+		 mode);
+	tap_check(!err && st.counters == want, name, "%s: counters %#x, expected %#x",
+		  tap_errname(err), st.counters, want);
+	err = ioc(fd, ARMPMU_IOC_SET_VALUE, &val);
+	err = err ? err : read_slots(fd, &rd.hdr, nev);
+	snprintf(name, sizeof(name), "multiplex, %s: SET_VALUE of slot %u reads back", mode,
+		 nev - 1);
+	tap_check(!err && rd.slot[nev - 1].value == val.value, name, "%s: %#llx",
+		  tap_errname(err), (ull)rd.slot[nev - 1].value);
+}
+
 static void check_mux(bool cpu_mode, uint64_t want)
 {
 	const char *mode = cpu_mode ? "CPU mode" : "task mode";
@@ -129,6 +153,7 @@ static void check_mux(bool cpu_mode, uint64_t want)
 		  (c.flags & (ARMPMU_COUNTS_MULTIPLEXED | ARMPMU_COUNTS_INCOMPLETE)) ==
 		  (ARMPMU_COUNTS_MULTIPLEXED | ARMPMU_COUNTS_INCOMPLETE), name,
 		  "%s: flags %#x, nr %u, %u entries differ", tap_errname(err), c.flags, c.nr, bad);
+	check_mux_status(fd, mode, nev);
 	dev_close(&fd);
 }
 
