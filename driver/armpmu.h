@@ -126,6 +126,12 @@ struct armpmu_read_buf {
 	struct armpmu_slot slot[ARMPMU_MAX_COUNTERS];
 };
 
+/* One thread of READ_THREADS' answer, with every slot it may ask for. */
+struct armpmu_thread_buf {
+	struct armpmu_thread t;
+	u64 value[ARMPMU_MAX_COUNTERS];
+};
+
 struct armpmu_session;
 
 /*
@@ -149,6 +155,14 @@ struct armpmu_mode {
 	void (*describe)(struct armpmu_session *s, struct armpmu_file_status *st);
 	/* INFO: the PMU the file counts with, and where. */
 	int (*info)(struct armpmu_session *s, struct armpmu_info *info);
+	/*
+	 * READ_THREADS: the file's totals into @hdr, and up to @n threads
+	 * from hdr->index on into @buf; with @fold, a running file's
+	 * counters are folded in first. Returns the threads filled. NULL for
+	 * CPU mode.
+	 */
+	int (*threads)(struct armpmu_session *s, struct armpmu_threads *hdr,
+		       struct armpmu_thread_buf *buf, u32 n, bool fold);
 };
 
 extern const struct armpmu_mode armpmu_cpu_mode;
@@ -194,6 +208,17 @@ struct armpmu_session {
 	bool closing;			/* no more loads: the file is going */
 	bool incomplete;
 	bool exec_left;			/* a thread was let go at its exec */
+	/*
+	 * Each counted thread's own totals (task_mode.c), kept in the order
+	 * the threads came, at most ARMPMU_THREADS_KEPT; @threads_lost
+	 * came after. Under @count_lock, as are the file's switches and
+	 * migrations.
+	 */
+	struct list_head threads;
+	u32 threads_kept;
+	u32 threads_lost;
+	u64 switches;
+	u64 migrations;
 	struct rcu_head rcu;
 
 	/* counting state */
@@ -300,10 +325,10 @@ void armpmu_counters_program(struct armpmu_config *cfg, u32 mask);
 void armpmu_counters_set(struct armpmu_load *ld, u64 *total, u32 idx, u64 value);
 int armpmu_counters_load(struct armpmu_config *cfg, struct armpmu_load *ld);
 bool armpmu_counters_look(const struct armpmu_config *cfg, struct armpmu_load *ld,
-			  u64 *total);
+			  u64 *total, u64 *also);
 void armpmu_counters_rebase(const struct armpmu_config *cfg, struct armpmu_load *ld);
 bool armpmu_counters_pause(const struct armpmu_config *cfg, struct armpmu_load *ld,
-			   u64 *total, bool check_enable, bool zero);
+			   u64 *total, u64 *also, bool check_enable, bool zero);
 void armpmu_counters_stop_own(const struct armpmu_config *cfg);
 void armpmu_counters_release_pmcr(void);
 void armpmu_counters_clear(const struct armpmu_config *cfg);
@@ -364,6 +389,8 @@ int armpmu_session_start(struct armpmu_session *s);
 int armpmu_session_stop(struct armpmu_session *s);
 int armpmu_session_read(struct armpmu_session *s);
 int armpmu_session_read_slots(struct armpmu_session *s, u32 nr, u64 reserved);
+int armpmu_session_threads(struct armpmu_session *s, struct armpmu_threads *hdr,
+			   struct armpmu_thread_buf *buf, u32 n, bool fold);
 int armpmu_session_attach(struct armpmu_session *s, const struct armpmu_attach *at);
 int armpmu_session_release_cpu(struct armpmu_session *s, u32 cpu);
 int armpmu_session_release_file(struct armpmu_session *s, u32 id);

@@ -102,6 +102,65 @@ static long ioctl_read_slots(struct armpmu_session *s, struct armpmu_read __user
 	return ret;
 }
 
+/* Threads taken from the file at a time, into a buffer of the call's own. */
+#define THREADS_CHUNK	8
+
+static int copy_threads(struct armpmu_threads __user *arg, const struct armpmu_thread_buf *buf,
+			u32 done, u32 n, u32 slots)
+{
+	size_t size = ARMPMU_THREAD_SIZE(slots);
+	char __user *to = (char __user *)(arg + 1) + (size_t)done * size;
+	u32 i;
+
+	for (i = 0; i < n; i++, to += size)
+		if (copy_to_user(to, &buf[i], size))
+			return -EFAULT;
+	return 0;
+}
+
+/*
+ * The file's totals and @nr threads from @index, a chunk at a time (the
+ * file's threads are only ever added at the end while its lock is held,
+ * so the chunks follow each other).
+ */
+static long ioctl_read_threads(struct armpmu_session *s, struct armpmu_threads __user *arg)
+{
+	struct armpmu_thread_buf *buf;
+	struct armpmu_threads hdr;
+	u32 index, want, done = 0;
+	int ret;
+
+	BUILD_BUG_ON(offsetof(struct armpmu_thread_buf, value) != sizeof(struct armpmu_thread));
+	if (copy_from_user(&hdr, arg, sizeof(hdr)))
+		return -EFAULT;
+	if (hdr.slots > ARMPMU_MAX_COUNTERS || hdr.reserved[0] || hdr.reserved[1])
+		return -EINVAL;
+	buf = kmalloc_array(THREADS_CHUNK, sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	index = hdr.index;
+	want = hdr.nr;
+	do {
+		u32 n = min_t(u32, want - done, THREADS_CHUNK);
+
+		hdr.index = index + done;
+		ret = armpmu_session_threads(s, &hdr, buf, n, !done);
+		if (ret < 0)
+			break;
+		if (copy_threads(arg, buf, done, ret, hdr.slots)) {
+			ret = -EFAULT;
+			break;
+		}
+		done += ret;
+	} while (ret == THREADS_CHUNK && done < want);
+	kfree(buf);
+	if (ret < 0)
+		return ret;
+	hdr.index = index;
+	hdr.nr = done;
+	return copy_to_user(arg, &hdr, sizeof(hdr)) ? -EFAULT : 0;
+}
+
 static long ioctl_info(struct armpmu_session *s, void __user *arg)
 {
 	struct armpmu_info info;
@@ -212,6 +271,8 @@ static long dispatch(struct armpmu_session *s, unsigned int cmd,
 		return copy_snapshot(s, arg);
 	case ARMPMU_IOC_READ_SLOTS:
 		return ioctl_read_slots(s, arg);
+	case ARMPMU_IOC_READ_THREADS:
+		return ioctl_read_threads(s, arg);
 	case ARMPMU_IOC_START:
 		return armpmu_session_start(s);
 	case ARMPMU_IOC_STOP:

@@ -195,25 +195,33 @@ void armpmu_counters_stop_own(const struct armpmu_config *cfg)
 }
 
 /*
- * Fold into @total the deltas of the event counters read into ld->now and
- * of the cycle counter, which is read here. A 64-bit cycle counter cannot
+ * Fold into @total (and into @also, unless NULL: a thread's own totals)
+ * the deltas of the event counters read into ld->now and of the cycle
+ * counter, which is read here. A 64-bit cycle counter cannot
  * advance by 2^63 between looks (it may wrap, if SET_VALUE put it near the
  * top): a delta that large is the counter moving backwards, reset or
  * rewritten behind our back, and nothing is folded in. Returns false then.
  */
 static __always_inline bool fold(const struct armpmu_config *cfg, struct armpmu_load *ld,
-				 u64 *total)
+				 u64 *total, u64 *also)
 {
 	u64 cycles = pmu_read_counter(ARMPMU_CYCLE_IDX);
 	unsigned int idx;
+	u64 d;
 
 	if (PMU_CYCLE_MASK == U64_MAX &&
 	    (s64)(cycles - ld->last[ARMPMU_CYCLE_IDX]) < 0)
 		return false;
-	total[ARMPMU_CYCLE_IDX] += (cycles - ld->last[ARMPMU_CYCLE_IDX]) & PMU_CYCLE_MASK;
+	d = (cycles - ld->last[ARMPMU_CYCLE_IDX]) & PMU_CYCLE_MASK;
+	total[ARMPMU_CYCLE_IDX] += d;
+	if (also)
+		also[ARMPMU_CYCLE_IDX] += d;
 	ld->last[ARMPMU_CYCLE_IDX] = cycles;
 	for_each_counter(idx, cfg->programmed) {
-		total[idx] += (u32)(ld->now[idx] - ld->last[idx]);
+		d = (u32)(ld->now[idx] - ld->last[idx]);
+		total[idx] += d;
+		if (also)
+			also[idx] += d;
 		ld->last[idx] = ld->now[idx];
 	}
 	return true;
@@ -226,7 +234,7 @@ static __always_inline bool fold(const struct armpmu_config *cfg, struct armpmu_
  * them: nothing is folded in then, and the caller stops what is still ours.
  */
 bool armpmu_counters_look(const struct armpmu_config *cfg, struct armpmu_load *ld,
-			  u64 *total)
+			  u64 *total, u64 *also)
 {
 	bool ours = !control_disturbed(cfg, true);
 
@@ -234,7 +242,7 @@ bool armpmu_counters_look(const struct armpmu_config *cfg, struct armpmu_load *l
 		  cfg->programmed);
 	if (cfg->cycle_filterable)
 		ours &= pmu_read_evtype(ARMPMU_CYCLE_IDX) == cfg->seen_evtype[ARMPMU_CYCLE_IDX];
-	return ours && fold(cfg, ld, total);
+	return ours && fold(cfg, ld, total, also);
 }
 
 /* Running counters go on from here: what they counted so far is dropped. */
@@ -255,7 +263,7 @@ void armpmu_counters_rebase(const struct armpmu_config *cfg, struct armpmu_load 
  * counts never stay in a PMU it left; the next load takes its base anew).
  */
 bool armpmu_counters_pause(const struct armpmu_config *cfg, struct armpmu_load *ld,
-			   u64 *total, bool check_enable, bool zero)
+			   u64 *total, u64 *also, bool check_enable, bool zero)
 {
 	u32 mask = armpmu_counters_of(cfg);
 
@@ -267,7 +275,7 @@ bool armpmu_counters_pause(const struct armpmu_config *cfg, struct armpmu_load *
 	}
 	pmu_disable(mask);
 	pmu_evcntrs_take(cfg->programmed, ld->now, zero);
-	if (fold(cfg, ld, total)) {
+	if (fold(cfg, ld, total, also)) {
 		if (zero)
 			pmu_write_counter(ARMPMU_CYCLE_IDX, 0);
 		return true;

@@ -71,7 +71,7 @@ static void look(struct armpmu_session *s)
 {
 	u64 ran = take_time(s);
 
-	if (!armpmu_counters_look(&s->cfg, &s->load, s->total)) {
+	if (!armpmu_counters_look(&s->cfg, &s->load, s->total, NULL)) {
 		armpmu_counters_stop_own(&s->cfg);
 		mark_disturbed(s);
 		return;
@@ -129,7 +129,8 @@ static void pause_counting(struct armpmu_session *s, bool check_enable)
 {
 	u64 ran = take_time(s);
 
-	if (!armpmu_counters_pause(&s->cfg, &s->load, s->total, check_enable, false))
+	if (!armpmu_counters_pause(&s->cfg, &s->load, s->total, NULL, check_enable,
+				   false))
 		mark_disturbed(s);
 	else
 		account(s, ran);

@@ -47,6 +47,7 @@ void armpmu_session_init(struct armpmu_session *s, struct file *file)
 	mutex_init(&s->lock);
 	raw_spin_lock_init(&s->count_lock);
 	INIT_LIST_HEAD(&s->tasks);
+	INIT_LIST_HEAD(&s->threads);
 	INIT_LIST_HEAD(&s->file_node);
 	s->cpu = -1;
 	s->kernel_allowed = kernel_allowed;
@@ -394,6 +395,19 @@ int armpmu_session_read_slots(struct armpmu_session *s, u32 nr, u64 reserved)
 	ret = s->mode->read(s);
 	s->read_slow &= ARMPMU_READ_MUX;
 	return ret;
+}
+
+/* READ_THREADS, a few threads at a time: see struct armpmu_mode's @threads. */
+int armpmu_session_threads(struct armpmu_session *s, struct armpmu_threads *hdr,
+			   struct armpmu_thread_buf *buf, u32 n, bool fold)
+{
+	int ret = ensure_mode(s);
+
+	if (ret)
+		return ret;
+	if (!s->mode->threads)
+		return -EOPNOTSUPP;
+	return s->mode->threads(s, hdr, buf, n, fold);
 }
 
 int armpmu_session_reset(struct armpmu_session *s)

@@ -56,11 +56,34 @@
 #include <trace/events/task.h>
 #include "armpmu.h"
 
+/*
+ * A counted thread's own totals, kept in its file (struct armpmu_session's
+ * threads) after the thread exits, until RESET or close. Under the file's
+ * count_lock. A file without FOLLOW counts one thread, whose totals are
+ * the file's: its rec holds only who it is, and nothing is counted twice.
+ */
+struct thread_counts {
+	u64 switches;
+	u64 migrations;
+	u64 time_enabled;
+	u64 time_running;
+	u64 total[ARMPMU_MAX_COUNTERS + 1];	/* [31] = cycles */
+};
+
+struct thread_rec {
+	struct list_head node;		/* in its file's threads */
+	struct pid *pid;		/* a reference */
+	bool exited;
+	struct thread_counts c;
+};
+
 struct task_link {
 	struct hlist_node hash;		/* in task_links */
 	struct list_head node;		/* in its file's tasks */
 	struct task_struct *task;	/* a reference */
 	struct armpmu_session *s;
+	struct thread_rec *rec;		/* its totals, or NULL if not kept */
+	int cpu;			/* where it last came in counted, or -1 */
 	struct rcu_head rcu;
 };
 
@@ -72,6 +95,7 @@ static DEFINE_RAW_SPINLOCK(links_lock);
 /* This CPU's share of task mode, touched only here, interrupts off. */
 struct task_cpu {
 	struct armpmu_session *cur;	/* file of the thread running here */
+	struct thread_rec *rec;		/* that thread's own totals, or NULL */
 	bool loaded;			/* its counters are in this PMU */
 	u64 in_ns;			/* when that thread came in */
 	u64 loaded_ns;			/* when its counters were loaded */
@@ -98,14 +122,21 @@ struct task_cpu {
 
 static DEFINE_PER_CPU(struct task_cpu, task_cpus);
 
-static struct armpmu_session *file_of(struct task_struct *task)
+static struct task_link *link_of(struct task_struct *task)
 {
 	struct task_link *link;
 
 	hash_for_each_possible_rcu_notrace(task_links, link, hash, (unsigned long)task)
 		if (link->task == task)
-			return link->s;
+			return link;
 	return NULL;
+}
+
+static struct armpmu_session *file_of(struct task_struct *task)
+{
+	struct task_link *link = link_of(task);
+
+	return link ? link->s : NULL;
 }
 
 static ktime_t poll_period(void)
@@ -121,16 +152,27 @@ static ktime_t poll_period(void)
 static u64 take_time(struct task_cpu *tc, u64 now)
 {
 	struct armpmu_session *s = tc->cur;
-	u64 ran = 0;
+	struct thread_rec *rec = tc->rec;
+	u64 ran = 0, in = now - tc->in_ns;
 
-	s->time_enabled += now - tc->in_ns;
+	s->time_enabled += in;
 	tc->in_ns = now;
 	if (tc->loaded) {
 		ran = now - tc->loaded_ns;
 		s->time_running += ran;
 		tc->loaded_ns = now;
 	}
+	if (rec) {
+		rec->c.time_enabled += in;
+		rec->c.time_running += ran;
+	}
 	return ran;
+}
+
+/* Where the loaded counters' deltas go besides the file's totals. */
+static u64 *own_total(struct task_cpu *tc)
+{
+	return tc->rec ? tc->rec->c.total : NULL;
 }
 
 /* A multiplexed file: what the loaded set counted goes to its slots. */
@@ -160,7 +202,7 @@ static void look(struct task_cpu *tc, u64 now)
 
 	if (!tc->loaded)
 		return;
-	if (armpmu_counters_look(tc->cfg, &tc->load, tc->total))
+	if (armpmu_counters_look(tc->cfg, &tc->load, tc->total, own_total(tc)))
 		account(tc, ran);
 	else
 		drop_disturbed(tc);
@@ -175,7 +217,7 @@ static void unload(struct task_cpu *tc, u64 now)
 	struct armpmu_session *s = tc->cur;
 	u64 ran = take_time(tc, now);
 
-	if (!armpmu_counters_pause(tc->cfg, &tc->load, tc->total, true, true)) {
+	if (!armpmu_counters_pause(tc->cfg, &tc->load, tc->total, own_total(tc), true, true)) {
 		s->disturbed = true;
 	} else {
 		account(tc, ran);
@@ -185,8 +227,12 @@ static void unload(struct task_cpu *tc, u64 now)
 	tc->loaded = false;
 }
 
-/* The thread running here is switched out (or exits): save its counts. */
-static void switch_out(struct task_cpu *tc)
+/*
+ * The thread running here is switched out (@switched: by the scheduler,
+ * a context switch as perf counts them) or exits, or stops being counted:
+ * save its counts.
+ */
+static void switch_out(struct task_cpu *tc, bool switched)
 {
 	struct armpmu_session *s = tc->cur;
 	u64 now = sched_clock();
@@ -196,8 +242,14 @@ static void switch_out(struct task_cpu *tc)
 		unload(tc, now);
 	else
 		take_time(tc, now);
+	if (switched) {
+		s->switches++;
+		if (tc->rec)
+			tc->rec->c.switches++;
+	}
 	raw_spin_unlock(&s->count_lock);
 	tc->cur = NULL;
+	tc->rec = NULL;
 }
 
 /*
@@ -244,15 +296,34 @@ static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 	tc->loaded_ns = now;
 }
 
-/* @s's thread is running here: count it, if @s is started. */
-static void switch_in(struct task_cpu *tc, struct armpmu_session *s)
+/* A counted thread comes in here: a migration if it last came in elsewhere. */
+static void arrive(struct armpmu_session *s, struct task_link *link,
+		   struct thread_rec *tc_rec)
 {
+	int cpu = smp_processor_id();
+
+	if (likely(link->cpu == cpu))
+		return;
+	if (link->cpu >= 0) {
+		s->migrations++;
+		if (tc_rec)
+			tc_rec->c.migrations++;
+	}
+	link->cpu = cpu;
+}
+
+/* @link's thread is running here: count it, if its file is started. */
+static void switch_in(struct task_cpu *tc, struct task_link *link)
+{
+	struct armpmu_session *s = link->s;
 	u64 now = sched_clock();
 
 	raw_spin_lock(&s->count_lock);
 	if (s->running && !s->closing) {
 		tc->cur = s;
+		tc->rec = s->follow ? link->rec : NULL;
 		tc->in_ns = now;
+		arrive(s, link, tc->rec);
 		load(tc, s, now);
 	}
 	raw_spin_unlock(&s->count_lock);
@@ -263,13 +334,44 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 			       struct task_struct *next, unsigned int prev_state)
 {
 	struct task_cpu *tc = this_cpu_ptr(&task_cpus);
-	struct armpmu_session *s;
+	struct task_link *link;
 
 	if (tc->cur)
-		switch_out(tc);
-	s = file_of(next);
-	if (s)
-		switch_in(tc, s);
+		switch_out(tc, true);
+	link = link_of(next);
+	if (link)
+		switch_in(tc, link);
+}
+
+/* Room for one more thread's totals, if @s keeps more; NULL otherwise. */
+static struct thread_rec *new_rec(struct armpmu_session *s, gfp_t gfp)
+{
+	if (READ_ONCE(s->threads_kept) >= ARMPMU_THREADS_KEPT)
+		return NULL;
+	return kzalloc(sizeof(struct thread_rec), gfp | __GFP_NOWARN);
+}
+
+/*
+ * A new link's thread gets @rec for its totals if its file keeps more,
+ * else is counted as lost. Under links_lock; returns @rec if unused.
+ */
+static struct thread_rec *keep_rec(struct task_link *link, struct thread_rec *rec)
+{
+	struct armpmu_session *s = link->s;
+
+	link->cpu = -1;
+	raw_spin_lock(&s->count_lock);
+	if (rec && s->threads_kept < ARMPMU_THREADS_KEPT) {
+		rec->pid = get_task_pid(link->task, PIDTYPE_PID);
+		list_add_tail(&rec->node, &s->threads);
+		s->threads_kept++;
+		link->rec = rec;
+		rec = NULL;
+	} else {
+		s->threads_lost++;
+	}
+	raw_spin_unlock(&s->count_lock);
+	return rec;
 }
 
 /*
@@ -283,6 +385,7 @@ static void probe_sched_process_fork(void *data, struct task_struct *parent,
 {
 	struct armpmu_session *s;
 	struct task_link *link;
+	struct thread_rec *rec;
 	unsigned long flags;
 
 	rcu_read_lock();
@@ -292,10 +395,12 @@ static void probe_sched_process_fork(void *data, struct task_struct *parent,
 		return;
 	}
 	link = kzalloc(sizeof(*link), GFP_ATOMIC | __GFP_NOWARN);
+	rec = new_rec(s, GFP_ATOMIC);
 	raw_spin_lock_irqsave(&links_lock, flags);
 	if (link && !s->closing) {
 		link->task = get_task_struct(child);
 		link->s = s;
+		rec = keep_rec(link, rec);
 		hash_add_rcu(task_links, &link->hash, (unsigned long)child);
 		list_add(&link->node, &s->tasks);
 		link = NULL;
@@ -307,6 +412,7 @@ static void probe_sched_process_fork(void *data, struct task_struct *parent,
 	raw_spin_unlock_irqrestore(&links_lock, flags);
 	rcu_read_unlock();
 	kfree(link);
+	kfree(rec);
 }
 
 static void free_link(struct rcu_head *head)
@@ -341,7 +447,12 @@ static struct armpmu_session *let_go(struct task_struct *task)
 		s = link->s;
 		tc = this_cpu_ptr(&task_cpus);
 		if (tc->cur == s && task == current)
-			switch_out(tc);
+			switch_out(tc, false);
+		if (link->rec) {
+			raw_spin_lock(&s->count_lock);
+			link->rec->exited = true;
+			raw_spin_unlock(&s->count_lock);
+		}
 		unlink_task(link);
 		return s;
 	}
@@ -499,13 +610,16 @@ static void probe_sched_process_exec(void *data, struct task_struct *task,
 static void probe_task_rename(void *data, struct task_struct *task, const char *comm)
 {
 	struct task_cpu *tc = this_cpu_ptr(&task_cpus);
-	struct armpmu_session *s;
+	struct armpmu_session *s = NULL;
+	struct task_link *link;
 	unsigned long flags;
 
 	if (task != current || !current->in_execve)
 		return;
 	rcu_read_lock();
-	s = file_of(current);
+	link = link_of(current);
+	if (link)
+		s = link->s;
 	if (s && READ_ONCE(s->armed)) {
 		local_irq_save(flags);
 		raw_spin_lock(&s->count_lock);
@@ -516,7 +630,7 @@ static void probe_task_rename(void *data, struct task_struct *task, const char *
 		}
 		raw_spin_unlock(&s->count_lock);
 		if (!tc->cur)
-			switch_in(tc, s);
+			switch_in(tc, link);
 		local_irq_restore(flags);
 	}
 	rcu_read_unlock();
@@ -791,9 +905,12 @@ static void load_if_current(void *info)
 	struct armpmu_session *s = info;
 	struct task_cpu *tc = this_cpu_ptr(&task_cpus);
 
+	struct task_link *link;
+
 	rcu_read_lock();
-	if (!tc->cur && file_of(current) == s)
-		switch_in(tc, s);
+	link = link_of(current);
+	if (!tc->cur && link && link->s == s)
+		switch_in(tc, link);
 	rcu_read_unlock();
 }
 
@@ -802,7 +919,7 @@ static void unload_here(void *info)
 	struct task_cpu *tc = this_cpu_ptr(&task_cpus);
 
 	if (tc->cur == info)
-		switch_out(tc);
+		switch_out(tc, false);
 }
 
 /* @fn(this CPU's share, now) under the count lock, if a thread of @s runs here. */
@@ -822,11 +939,34 @@ static void fold_here(void *info)
 	on_file_here(info, look);
 }
 
+/*
+ * A thread's counts from zero: only the counters a load can fold into
+ * (those below num_counters, and the cycle counter) hold any.
+ */
+static void zero_rec(const struct armpmu_session *s, struct thread_rec *rec)
+{
+	struct thread_counts *c = &rec->c;
+
+	c->switches = 0;
+	c->migrations = 0;
+	c->time_enabled = 0;
+	c->time_running = 0;
+	memset(c->total, 0, s->caps->num_counters * sizeof(c->total[0]));
+	c->total[ARMPMU_CYCLE_IDX] = 0;
+}
+
 static void zero_counts(struct armpmu_session *s)
 {
+	struct thread_rec *rec;
+
 	memset(s->total, 0, sizeof(s->total));
 	s->time_enabled = 0;
 	s->time_running = 0;
+	s->switches = 0;
+	s->migrations = 0;
+	if (s->follow)
+		list_for_each_entry(rec, &s->threads, node)
+			zero_rec(s, rec);
 	s->disturbed = false;
 	s->incomplete = false;
 	s->exec_left = false;
@@ -883,7 +1023,8 @@ static void on_this_file(struct armpmu_session *s, smp_call_func_t fn)
  * thread is marked exiting, so a thread found not exiting here will be
  * let go by it.
  */
-static int link_task(struct armpmu_session *s, struct task_link *link)
+static int link_task(struct armpmu_session *s, struct task_link *link,
+		     struct thread_rec **rec)
 {
 	struct task_struct *task = link->task;
 	int ret = 0;
@@ -896,6 +1037,7 @@ static int link_task(struct armpmu_session *s, struct task_link *link)
 		ret = -EBUSY;
 	rcu_read_unlock();
 	if (!ret) {
+		*rec = keep_rec(link, *rec);
 		hash_add_rcu(task_links, &link->hash, (unsigned long)task);
 		list_add(&link->node, &s->tasks);
 	}
@@ -906,6 +1048,7 @@ static int link_task(struct armpmu_session *s, struct task_link *link)
 int armpmu_task_attach(struct armpmu_session *s, u32 tid, u32 flags)
 {
 	struct task_struct *task = find_thread(tid);
+	struct thread_rec *rec = NULL;
 	struct task_link *link;
 	int ret;
 
@@ -924,11 +1067,13 @@ int armpmu_task_attach(struct armpmu_session *s, u32 tid, u32 flags)
 	s->follow = flags & ARMPMU_ATTACH_FOLLOW;
 	s->on_exec = flags & ARMPMU_ATTACH_ENABLE_ON_EXEC;
 	/* From the check to the link, no exec changes who the thread is. */
+	rec = new_rec(s, GFP_KERNEL);
 	ret = down_read_killable(&task->signal->exec_update_lock);
 	if (!ret) {
-		ret = may_count(s, task) ? link_task(s, link) : -EACCES;
+		ret = may_count(s, task) ? link_task(s, link, &rec) : -EACCES;
 		up_read(&task->signal->exec_update_lock);
 	}
+	kfree(rec);
 	if (!ret) {
 		s->target_pid = get_task_pid(task, PIDTYPE_PID);
 		return 0;
@@ -978,8 +1123,14 @@ u32 armpmu_task_counting(void)
 
 static int task_program(struct armpmu_session *s, u32 idx, u32 evtype)
 {
+	struct thread_rec *rec;
+
 	armpmu_counters_set_evtype(&s->cfg, idx, evtype);
 	s->total[idx] = 0;
+	raw_spin_lock_irq(&s->count_lock);
+	list_for_each_entry(rec, &s->threads, node)
+		rec->c.total[idx] = 0;
+	raw_spin_unlock_irq(&s->count_lock);
 	return 0;
 }
 
@@ -1055,16 +1206,25 @@ static bool look_if_only_here(struct armpmu_session *s)
 	return true;
 }
 
-static int task_read(struct armpmu_session *s)
+/*
+ * A running file's counters folded in wherever its threads run. Under its
+ * count_lock, interrupts off, which it may let go of for a while.
+ */
+static void fold_running(struct armpmu_session *s)
 {
-	int ret;
-
-	raw_spin_lock_irq(&s->count_lock);
 	if (s->running && !look_if_only_here(s)) {
 		raw_spin_unlock_irq(&s->count_lock);
 		on_file_cpus(s, fold_here, false);
 		raw_spin_lock_irq(&s->count_lock);
 	}
+}
+
+static int task_read(struct armpmu_session *s)
+{
+	int ret;
+
+	raw_spin_lock_irq(&s->count_lock);
+	fold_running(s);
 	/* Whatever the reason, counts that cover less than the time say so. */
 	ret = armpmu_snapshot(s, (s->incomplete || s->time_running < s->time_enabled ?
 				  ARMPMU_COUNTS_INCOMPLETE : 0) |
@@ -1073,11 +1233,36 @@ static int task_read(struct armpmu_session *s)
 	return ret;
 }
 
+/*
+ * Thread totals taken out of their file: nothing else holds them (a
+ * thread's rec is in its link, and loaded on its CPU only while counted).
+ */
+static void free_recs(struct list_head *gone)
+{
+	struct thread_rec *rec, *next;
+
+	list_for_each_entry_safe(rec, next, gone, node) {
+		put_pid(rec->pid);
+		kfree(rec);
+	}
+}
+
+/* RESET: the threads that have gone leave the file, the others count anew. */
 static int task_reset(struct armpmu_session *s)
 {
+	struct thread_rec *rec, *next;
+	LIST_HEAD(gone);
+
 	raw_spin_lock_irq(&s->count_lock);
+	list_for_each_entry_safe(rec, next, &s->threads, node) {
+		if (rec->exited) {
+			list_move(&rec->node, &gone);
+			s->threads_kept--;
+		}
+	}
 	zero_counts(s);
 	raw_spin_unlock_irq(&s->count_lock);
+	free_recs(&gone);
 	if (s->running)
 		on_this_file(s, reset_here);
 	return 0;
@@ -1090,6 +1275,7 @@ static int task_reset(struct armpmu_session *s)
 static void task_release(struct armpmu_session *s)
 {
 	struct task_link *link, *next;
+	LIST_HEAD(gone);
 
 	raw_spin_lock_irq(&links_lock);
 	if (s->closing) {
@@ -1106,6 +1292,11 @@ static void task_release(struct armpmu_session *s)
 	raw_spin_unlock_irq(&links_lock);
 	/* Unloading zeroes: no CPU keeps the file's counts. */
 	on_file_cpus(s, unload_here, false);
+	raw_spin_lock_irq(&s->count_lock);
+	list_splice_init(&s->threads, &gone);
+	s->threads_kept = 0;
+	raw_spin_unlock_irq(&s->count_lock);
+	free_recs(&gone);
 	unhook_later();
 	put_pid(s->target_pid);
 	s->target_pid = NULL;
@@ -1136,6 +1327,60 @@ static int task_info(struct armpmu_session *s, struct armpmu_info *info)
 	return ret;
 }
 
+static void describe_thread(const struct armpmu_session *s, const struct thread_rec *rec,
+			    struct armpmu_thread_buf *buf)
+{
+	struct armpmu_thread *t = &buf->t;
+	const u64 *total = rec->c.total;
+
+	t->tid = pid_vnr(rec->pid);
+	t->flags = (rec->exited ? ARMPMU_THREAD_EXITED : 0) |
+		   (s->mux.on ? ARMPMU_THREAD_NO_SLOTS : 0);
+	if (s->follow) {
+		t->switches = rec->c.switches;
+		t->migrations = rec->c.migrations;
+		t->time_enabled = rec->c.time_enabled;
+		t->time_running = rec->c.time_running;
+	} else {
+		/* The file's one thread: its totals are the file's. */
+		t->switches = s->switches;
+		t->migrations = s->migrations;
+		t->time_enabled = s->time_enabled;
+		t->time_running = s->time_running;
+		total = s->total;
+	}
+	t->cycles = total[ARMPMU_CYCLE_IDX];
+	if (s->mux.on)
+		memset(buf->value, 0, sizeof(buf->value));
+	else
+		memcpy(buf->value, total, sizeof(buf->value));
+}
+
+static int task_threads(struct armpmu_session *s, struct armpmu_threads *hdr,
+			struct armpmu_thread_buf *buf, u32 n, bool fold)
+{
+	struct thread_rec *rec;
+	u32 i = 0, filled = 0;
+
+	raw_spin_lock_irq(&s->count_lock);
+	if (fold)
+		fold_running(s);
+	hdr->flags = s->threads_lost ? ARMPMU_THREADS_LOST : 0;
+	hdr->threads = s->threads_kept;
+	hdr->lost = s->threads_lost;
+	hdr->switches = s->switches;
+	hdr->migrations = s->migrations;
+	hdr->task_clock = s->time_enabled;
+	list_for_each_entry(rec, &s->threads, node) {
+		if (filled == n)
+			break;
+		if (i++ >= hdr->index)
+			describe_thread(s, rec, &buf[filled++]);
+	}
+	raw_spin_unlock_irq(&s->count_lock);
+	return filled;
+}
+
 const struct armpmu_mode armpmu_task_mode = {
 	.program = task_program,
 	.set_value = task_set_value,
@@ -1148,4 +1393,5 @@ const struct armpmu_mode armpmu_task_mode = {
 	.revoke = task_revoke,
 	.describe = task_describe,
 	.info = task_info,
+	.threads = task_threads,
 };

@@ -325,6 +325,13 @@ int pmudev_read_slots(struct pmudev *pmu, struct armpmu_read *rd)
 	return bound_ioctl(pmu, ARMPMU_IOC_READ_SLOTS, rd);
 }
 
+int pmudev_read_threads(struct pmudev *pmu, struct armpmu_threads *th)
+{
+	th->reserved[0] = 0;
+	th->reserved[1] = 0;
+	return bound_ioctl(pmu, ARMPMU_IOC_READ_THREADS, th);
+}
+
 double pmudev_scaled(const struct armpmu_slot *slot)
 {
 	if (!slot->time_running)

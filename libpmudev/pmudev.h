@@ -207,6 +207,21 @@ int pmudev_read(struct pmudev *pmu, struct armpmu_counts *counts);
 int pmudev_read_slots(struct pmudev *pmu, struct armpmu_read *rd);
 
 /*
+ * ARMPMU_IOC_READ_THREADS (task mode): the file's totals of context
+ * switches, CPU migrations and task-clock in @th, and @th->nr threads from
+ * @th->index on, each ARMPMU_THREAD_SIZE(@th->slots) bytes after the
+ * header (@th must have room for them); on return @th->nr is the number
+ * filled and @th->threads the number kept. For instance
+ *
+ *	struct { struct armpmu_threads hdr; char room[8 * ARMPMU_THREAD_SIZE(2)]; }
+ *		buf = { .hdr.nr = 8, .hdr.slots = 2 };
+ *	err = pmudev_read_threads(pmu, &buf.hdr);
+ *
+ * -EOPNOTSUPP for a CPU-mode handle.
+ */
+int pmudev_read_threads(struct pmudev *pmu, struct armpmu_threads *th);
+
+/*
  * A slot's count scaled to the whole time it was enabled: value *
  * time_enabled / time_running, the value itself when it ran all the time,
  * and -1.0 when it never ran (never counted: not a count of 0).

@@ -220,6 +220,14 @@ static void fill_read_none(void *arg)
 	memcpy(arg, &rd, sizeof(rd));
 }
 
+/* READ_THREADS of no thread: the header alone, with the file's totals. */
+static void fill_threads_none(void *arg)
+{
+	struct armpmu_threads th = { .nr = 0 };
+
+	memcpy(arg, &th, sizeof(th));
+}
+
 static void fill_status(void *arg)
 {
 	struct armpmu_cpu_status st = { .cpu = 0 };
@@ -257,6 +265,8 @@ static const struct call calls[] = {
 	  EPERM, false, false },
 	{ "READ_SLOTS", ARMPMU_IOC_READ_SLOTS, sizeof(struct armpmu_read), true,
 	  fill_read_none, 0, 0, false, false },
+	{ "READ_THREADS", ARMPMU_IOC_READ_THREADS, sizeof(struct armpmu_threads), true,
+	  fill_threads_none, 0, 0, false, false },
 	/* Every user's counts: root's only. */
 	{ "REGS", ARMPMU_IOC_REGS, sizeof(struct armpmu_regs), true, fill_cpu0, 0, EPERM,
 	  false, false },
@@ -651,7 +661,8 @@ static void walk_enotty(void)
 		  _IOW(ARMPMU_IOC_MAGIC, 0x01, struct armpmu_info) },
 		{ "READ's number without its argument", _IO(ARMPMU_IOC_MAGIC, 0x09) },
 		{ "READ_SLOTS' number with the wrong size", _IOWR(ARMPMU_IOC_MAGIC, 0x12, __u64) },
-		{ "armpmu's magic, number 0x13 (one past READ_SLOTS)", _IO(ARMPMU_IOC_MAGIC, 0x13) },
+		{ "READ_THREADS' number with the wrong size", _IOWR(ARMPMU_IOC_MAGIC, 0x13, __u64) },
+		{ "armpmu's magic, number 0x14 (one past READ_THREADS)", _IO(ARMPMU_IOC_MAGIC, 0x14) },
 		{ "START's number with an argument", _IOW(ARMPMU_IOC_MAGIC, 0x07, __u32) },
 		{ "INFO's number and size, another magic",
 		  _IOR(ARMPMU_IOC_MAGIC + 1, 0x01, struct armpmu_info) },

@@ -208,7 +208,9 @@ expect 0 '^ +[0-9]+\.[0-9]{2} msec task-clock +#  +[0-9]+\.[0-9]{3} CPUs utilize
 	"stat's default: perf's task-clock line, CPUs utilized" pmuctl stat -- true
 check "  context-switches, with a rate" grep -Eq '^ +[0-9]+ +context-switches +#  +[0-9.]+ [KM]?/sec$' "$out"
 check "  page-faults, with a rate" grep -Eq '^ +[0-9]+ +page-faults +#  +[0-9.]+ [KM]?/sec$' "$out"
-check "  no cpu-migrations: no source, so no line (never a made-up 0)" absent 'cpu-migrations' "$out"
+check "  cpu-migrations, from the driver, with a rate" \
+	grep -Eq '^ +[0-9]+ +cpu-migrations +#  +[0-9.]+ [KM]?/sec$' "$out"
+check "  the software lines in perf's order" sh -c "grep -Eo 'task-clock|context-switches|cpu-migrations|page-faults' '$out' | tr '\n' ' ' | grep -qx 'task-clock context-switches cpu-migrations page-faults '"
 check "  seconds user and seconds sys, as perf prints them" \
 	grep -Eq '^ +[0-9]+\.[0-9]{9} seconds sys$' "$out"
 tc=$(awk '/msec task-clock/ { print $1 }' "$out")
@@ -217,7 +219,11 @@ check "  task-clock ($tc ms) within the time elapsed ($el s)" awk "BEGIN { exit 
 expect 0 '^[0-9]+\.[0-9]{2},msec,task-clock,[0-9]+,100\.00,[0-9]+\.[0-9]{3},CPUs utilized$' \
 	"-x, -e task-clock,page-faults: perf's fields" pmuctl stat -x, -e task-clock,page-faults -- true
 check "  page-faults with its rate" grep -Eq '^[0-9]+,,page-faults,[0-9]+,100\.00,[0-9]+\.[0-9]{3},[KM]?/sec$' "$out"
-expect 2 'cannot count migrations yet' "-e cpu-migrations is refused, not a 0" pmuctl stat -e cpu-migrations -- true
+expect 0 '^[0-9]+,,cpu-migrations,[0-9]+,100\.00,,$' \
+	"-x, -e cpu-migrations: the driver's count, perf's fields (no rate without task-clock)" \
+	pmuctl stat -x, -e cpu-migrations -- true
+expect 2 'no system-wide count of CPU migrations' "-a -e cpu-migrations is refused, not a 0" \
+	pmuctl stat -a -e cpu-migrations -- true
 expect 0 '^ +[0-9]+\.[0-9]+ \+- [0-9]+\.[0-9]+ seconds time elapsed  \( \+- +[0-9]+\.[0-9]{2}% \)$' \
 	"-r 3: perf's +- line for the elapsed time" pmuctl stat -r 3 -- true
 check "  and no user/sys lines (perf prints them for one run)" absent 'seconds user' "$out"
@@ -451,6 +457,22 @@ status=$?
 check "-p ends on SIGINT with status 0 (got $status)" [ "$status" = 0 ]
 check "  printing the counts so far" grep -q 'Interrupted: the counts so far' "$out"
 kill $sleeper
+# -p's software lines come from the driver: a shell that waits for 5 sleeps
+# is switched out at least 5 times while counted; no page-faults (no source).
+sh -c 'sleep 0.5; for i in 1 2 3 4 5; do sleep 0.1; done' &
+napper=$!
+sleep 0.2
+expect 0 '^ +[0-9]+\.[0-9]{2} msec task-clock +#  +[0-9]+\.[0-9]{3} CPUs utilized$' \
+	"-p: perf's default task-clock line, from the driver" pmuctl stat -p $napper
+check "  context-switches, at least the 5 sleeps' waits" \
+	awk '/ context-switches / { n = $1 } END { exit !(n >= 5) }' "$out"
+check "  cpu-migrations, with a rate" grep -Eq '^ +[0-9]+ +cpu-migrations +#  +[0-9.]+ [KM]?/sec$' "$out"
+tc=$(awk '/msec task-clock/ { print $1 }' "$out")
+el=$(awk '/seconds time elapsed/ { print $1 }' "$out")
+check "  task-clock ($tc ms) within the time elapsed ($el s) times the CPUs" \
+	awk "BEGIN { exit !($tc / 1000 <= $el * $ncpus) }"
+expect 2 'page faults are measured from a command' "-p -e page-faults is refused, not a 0" \
+	pmuctl stat -e page-faults -p 1
 
 # ---- permissions ----
 expect 1 "for group 'armpmu'; ask an administrator to add you" \

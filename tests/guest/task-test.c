@@ -13,6 +13,7 @@
  * passed. --compat: this is a 32-bit build on a 64-bit kernel, and says so.
  */
 #include <getopt.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -61,6 +62,52 @@ static int open_task_file(int *fd)
 	if (err)
 		dev_close(fd);
 	return err;
+}
+
+/* READ_THREADS' answer with room for 16 threads of one slot each. */
+#define THREAD_ROOM	16
+struct thread_list {
+	struct armpmu_threads hdr;
+	unsigned char room[THREAD_ROOM * ARMPMU_THREAD_SIZE(1)];
+};
+
+static struct armpmu_thread *thread_at(struct thread_list *l, unsigned int i)
+{
+	return (struct armpmu_thread *)(void *)(l->room + i * ARMPMU_THREAD_SIZE(1));
+}
+
+/* The file's totals and its first threads, with slot 0. */
+static int read_threads(int fd, struct thread_list *l)
+{
+	memset(&l->hdr, 0, sizeof(l->hdr));
+	l->hdr.nr = THREAD_ROOM;
+	l->hdr.slots = 1;
+	return ioc(fd, ARMPMU_IOC_READ_THREADS, &l->hdr);
+}
+
+/*
+ * Linux's own count of a software event for the calling thread, opened
+ * enabled (the reference for context switches and migrations); -1 if perf
+ * cannot count here.
+ */
+static int perf_software(__u64 config)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = config;
+	return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+static long long perf_value(int pfd)
+{
+	uint64_t v;
+
+	if (pfd < 0 || read(pfd, &v, sizeof(v)) != sizeof(v))
+		return -1;
+	return (long long)v;
 }
 
 /* What a child measured as another user, for the parent to check. */
@@ -224,16 +271,79 @@ static void test_two_counting(void)
 struct worker {
 	unsigned long n;
 	int cpu;
+	pid_t tid;
 };
 
 static void *work(void *arg)
 {
 	struct worker *w = arg;
 
+	w->tid = (pid_t)syscall(SYS_gettid);
 	if (w->cpu >= 0)
 		pin((unsigned int)w->cpu);
 	loop_n(w->n);
 	return NULL;
+}
+
+/*
+ * test_follow's threads, one by one: the attached thread, the 4 workers in
+ * the order they were created and the child, each with its own tid; their
+ * counts, cycles and times add up to the file's exactly, whatever the
+ * scheduler did. Under icount each worker's count differs from the one
+ * before by exactly its extra loops, and the child counts its 5 loops.
+ */
+static void check_followed_threads(int fd, const struct armpmu_counts *c,
+				   const struct worker *w, pid_t child)
+{
+	struct thread_list l;
+	__u64 events = 0, cycles = 0, enabled = 0, running = 0;
+	bool ids = true, exited = true, exact = true;
+	unsigned int i;
+	int err = read_threads(fd, &l);
+
+	for (i = 0; !err && i < l.hdr.nr; i++) {
+		struct armpmu_thread *t = thread_at(&l, i);
+
+		events += t->value[0];
+		cycles += t->cycles;
+		enabled += t->time_enabled;
+		running += t->time_running;
+		exited &= !!(t->flags & ARMPMU_THREAD_EXITED) == (i > 0);
+		tap_note("thread %u: tid %u, flags %#x, %llu, %llu cycles, %llu switches, "
+			 "%llu migrations, %llu ns", i, t->tid, t->flags, (ull)t->value[0],
+			 (ull)t->cycles, (ull)t->switches, (ull)t->migrations,
+			 (ull)t->time_enabled);
+	}
+	if (!err && l.hdr.nr == 6) {
+		ids = thread_at(&l, 0)->tid == (__u32)syscall(SYS_gettid) &&
+		      thread_at(&l, 5)->tid == (__u32)child;
+		for (i = 0; i < 4; i++)
+			ids &= thread_at(&l, 1 + i)->tid == (__u32)w[i].tid;
+		for (i = 1; i < 4; i++)
+			exact &= thread_at(&l, 1 + i)->value[0] - thread_at(&l, i)->value[0] ==
+				 LOOP_INSNS_PER_ITER * SPIN;
+		exact &= thread_at(&l, 1)->value[0] >= LOOP_INSNS_PER_ITER * SPIN &&
+			 thread_at(&l, 5)->value[0] >= LOOP_INSNS_PER_ITER * 5 * SPIN &&
+			 thread_at(&l, 5)->value[0] < LOOP_INSNS_PER_ITER * 5 * SPIN + 200000;
+	}
+	tap_check(!err && l.hdr.nr == 6 && l.hdr.threads == 6 && l.hdr.flags == 0 &&
+		  l.hdr.lost == 0 && ids && exited,
+		  "READ_THREADS: the attached thread, 4 threads and a child, in order, "
+		  "with their tids, the exited ones flagged",
+		  "%s, %u entries of %u kept, flags %#x, lost %u, tids %s, exited %s",
+		  tap_errname(err), l.hdr.nr, l.hdr.threads, l.hdr.flags, l.hdr.lost,
+		  ids ? "right" : "wrong", exited ? "right" : "wrong");
+	tap_check(!err && events == c->events[0] && cycles == c->cycles &&
+		  enabled == c->time_enabled && running == c->time_running &&
+		  l.hdr.task_clock == c->time_enabled,
+		  "the threads' counts, cycles and times add up to the file's exactly",
+		  "%s, %llu of %llu, %llu of %llu cycles, %llu of %llu ns enabled, task-clock %llu",
+		  tap_errname(err), (ull)events, (ull)c->events[0], (ull)cycles,
+		  (ull)c->cycles, (ull)enabled, (ull)c->time_enabled, (ull)l.hdr.task_clock);
+	if (icount)
+		tap_check(!err && exact,
+			  "icount: each thread counted exactly its own loops",
+			  "%s: see the threads above", tap_errname(err));
 }
 
 /*
@@ -267,6 +377,7 @@ static void test_follow(void)
 	for (i = 0; i < 4; i++) {
 		w[i].n = SPIN * (i + 1);
 		w[i].cpu = online_cpus() > 1 ? i % 2 : -1;
+		w[i].tid = 0;
 		pthread_create(&t[i], NULL, work, &w[i]);
 	}
 	for (i = 0; i < 4; i++)
@@ -302,6 +413,7 @@ static void test_follow(void)
 			  "%s, flags %#x, %llu cycles, enabled %llu, running %llu, %llu ns passed",
 			  tap_errname(err), c.flags, (ull)c.events[0], (ull)c.time_enabled,
 			  (ull)c.time_running, (ull)elapsed);
+	check_followed_threads(fd, &c, w, child);
 	dev_close(&fd);
 }
 
@@ -475,26 +587,118 @@ static void test_incomplete(void)
 static void test_migration(void)
 {
 	struct armpmu_counts c;
-	unsigned int i, n = online_cpus();
-	int fd, err;
+	struct thread_list l;
+	unsigned int i, n = online_cpus(), moves = 0;
+	int fd, err, pfd;
+	long long perf;
 
 	if (n < 2) {
 		tap_skip("a thread migrating between CPUs is counted throughout", "one CPU");
+		tap_skip("a thread moved between CPUs has at least as many migrations", "one CPU");
 		return;
 	}
 	err = open_task_file(&fd);
 	err = err ? err : ioc0(fd, ARMPMU_IOC_RESET);
+	pfd = perf_software(PERF_COUNT_SW_CPU_MIGRATIONS);
 	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
 	for (i = 0; !err && i < 20; i++) {
+		/* The caller is on CPU 0 (main pins it there). */
+		moves += i % n != (i ? (i - 1) % n : 0);
 		err = pin(i % n);
 		loop_n(SPIN);
 	}
 	err = err ? err : ioc0(fd, ARMPMU_IOC_STOP);
+	perf = perf_value(pfd);
 	err = err ? err : read_counts(fd, &c);
 	tap_check(!err && c.flags == 0 && c.events[0] > 0 && c.time_running == c.time_enabled,
 		  "a thread migrating between CPUs is counted throughout, complete",
 		  "%s, flags %#x, %llu", tap_errname(err), c.flags, (ull)c.events[0]);
+	err = err ? err : read_threads(fd, &l);
+	tap_note("%u moves by affinity: armpmu's cpu-migrations %llu, the thread's %llu, "
+		 "perf's %lld", moves, (ull)l.hdr.migrations, (ull)thread_at(&l, 0)->migrations,
+		 perf);
+	tap_check(!err && l.hdr.nr == 1 && l.hdr.migrations >= moves &&
+		  thread_at(&l, 0)->migrations == l.hdr.migrations &&
+		  (perf < 0 || l.hdr.migrations <= (unsigned long long)perf + 2),
+		  "a thread moved between CPUs has at least as many migrations (and no more "
+		  "than perf's count of them)",
+		  "%s, %llu migrations for %u moves, perf %lld", tap_errname(err),
+		  (ull)l.hdr.migrations, moves, perf);
+	if (pfd >= 0)
+		close(pfd);
 	pin(0);
+	dev_close(&fd);
+}
+
+/*
+ * A thread that sleeps N times while counted is switched out at least N
+ * times, as perf's context-switches counts it too; pinned, it never
+ * migrates; its task-clock is within the time that passed; the totals only
+ * grow. Then the bad input: too many slots, a reserved field, a CPU-mode
+ * file.
+ */
+static void test_switches(void)
+{
+	struct thread_list a, b;
+	struct armpmu_threads bad;
+	const unsigned int sleeps = 10;
+	const struct timespec ms = { .tv_nsec = 1000000 };
+	unsigned int i;
+	int fd, err, pfd;
+	long long perf;
+	uint64_t t0, elapsed;
+
+	err = open_task_file(&fd);
+	err = err ? err : ioc0(fd, ARMPMU_IOC_RESET);
+	pfd = perf_software(PERF_COUNT_SW_CONTEXT_SWITCHES);
+	t0 = now_ns();
+	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
+	err = err ? err : read_threads(fd, &a);
+	for (i = 0; i < sleeps; i++)
+		nanosleep(&ms, NULL);
+	err = err ? err : read_threads(fd, &b);
+	err = err ? err : ioc0(fd, ARMPMU_IOC_STOP);
+	elapsed = now_ns() - t0;
+	perf = perf_value(pfd);
+	if (pfd >= 0)
+		close(pfd);
+	err = err ? err : read_threads(fd, &b);
+	tap_note("%u sleeps: armpmu's context-switches %llu (%llu before), the thread's %llu, "
+		 "perf's %lld; task-clock %llu ns of %llu ns", sleeps, (ull)b.hdr.switches,
+		 (ull)a.hdr.switches, (ull)thread_at(&b, 0)->switches, perf,
+		 (ull)b.hdr.task_clock, (ull)elapsed);
+	tap_check(!err && b.hdr.nr == 1 && b.hdr.switches >= a.hdr.switches + sleeps &&
+		  thread_at(&b, 0)->switches == b.hdr.switches &&
+		  b.hdr.task_clock >= a.hdr.task_clock,
+		  "a thread that sleeps N times has at least N more context switches",
+		  "%s, %llu then %llu switches", tap_errname(err), (ull)a.hdr.switches,
+		  (ull)b.hdr.switches);
+	tap_check(!err && b.hdr.migrations == 0 && b.hdr.task_clock <= elapsed &&
+		  thread_at(&b, 0)->time_enabled == b.hdr.task_clock &&
+		  thread_at(&b, 0)->time_running <= thread_at(&b, 0)->time_enabled,
+		  "pinned: no migration; task-clock within the time that passed",
+		  "%s, %llu migrations, task-clock %llu of %llu ns", tap_errname(err),
+		  (ull)b.hdr.migrations, (ull)b.hdr.task_clock, (ull)elapsed);
+	if (perf < 0)
+		tap_skip("context switches agree with perf's", "perf cannot count here");
+	else
+		tap_check(!err && b.hdr.switches + 2 >= (unsigned long long)perf &&
+			  b.hdr.switches <= (unsigned long long)perf + 2,
+			  "context switches agree with perf's within 2 (the calls around)",
+			  "armpmu %llu, perf %lld", (ull)b.hdr.switches, perf);
+	memset(&bad, 0, sizeof(bad));
+	bad.slots = ARMPMU_MAX_COUNTERS + 1;
+	err = ioc(fd, ARMPMU_IOC_READ_THREADS, &bad);
+	bad.slots = 0;
+	bad.reserved[1] = 1;
+	tap_check(err == EINVAL && ioc(fd, ARMPMU_IOC_READ_THREADS, &bad) == EINVAL,
+		  "READ_THREADS: 32 slots or a reserved field is EINVAL", "%s", tap_errname(err));
+	dev_close(&fd);
+	err = dev_open(&fd);
+	err = err ? err : ioc_u32(fd, ARMPMU_IOC_BIND, 0);
+	memset(&bad, 0, sizeof(bad));
+	err = err ? err : ioc(fd, ARMPMU_IOC_READ_THREADS, &bad);
+	tap_errno(err, EOPNOTSUPP, "READ_THREADS of a CPU-mode file is EOPNOTSUPP");
 	dev_close(&fd);
 }
 
@@ -622,6 +826,7 @@ int main(int argc, char **argv)
 	test_rules();
 	test_incomplete();
 	test_migration();
+	test_switches();
 	test_admin();
 	test_kernel_log();
 	return tap_done();

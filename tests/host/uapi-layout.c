@@ -111,6 +111,31 @@ FIELD(struct armpmu_read, time_enabled, 32, 8);
 FIELD(struct armpmu_read, time_running, 40, 8);
 _Static_assert(offsetof(struct armpmu_read, slot) == 48, "armpmu_read.slot at 48");
 
+/* struct armpmu_thread: a 48-byte entry, then value[] at 48 on every ABI. */
+SIZE(struct armpmu_thread, 48);
+FIELD(struct armpmu_thread, tid, 0, 4);
+FIELD(struct armpmu_thread, flags, 4, 4);
+FIELD(struct armpmu_thread, switches, 8, 8);
+FIELD(struct armpmu_thread, migrations, 16, 8);
+FIELD(struct armpmu_thread, time_enabled, 24, 8);
+FIELD(struct armpmu_thread, time_running, 32, 8);
+FIELD(struct armpmu_thread, cycles, 40, 8);
+_Static_assert(offsetof(struct armpmu_thread, value) == 48, "armpmu_thread.value at 48");
+_Static_assert(ARMPMU_THREAD_SIZE(3) == 72, "an entry with 3 slots is 72 bytes");
+
+/* struct armpmu_threads: a 56-byte header, the entries after it. */
+SIZE(struct armpmu_threads, 56);
+FIELD(struct armpmu_threads, index, 0, 4);
+FIELD(struct armpmu_threads, nr, 4, 4);
+FIELD(struct armpmu_threads, slots, 8, 4);
+FIELD(struct armpmu_threads, flags, 12, 4);
+FIELD(struct armpmu_threads, threads, 16, 4);
+FIELD(struct armpmu_threads, lost, 20, 4);
+FIELD(struct armpmu_threads, reserved, 24, 8);
+FIELD(struct armpmu_threads, switches, 32, 8);
+FIELD(struct armpmu_threads, migrations, 40, 8);
+FIELD(struct armpmu_threads, task_clock, 48, 8);
+
 /*
  * The ioctl numbers, spelt out: direction, size, magic 0xD5, number. The
  * same values on every architecture mean the same sizes everywhere.
@@ -134,6 +159,7 @@ NUMBER(ARMPMU_IOC_FILE_STATUS, 0xC030D50FU);
 NUMBER(ARMPMU_IOC_RELEASE_FILE, 0x4004D510U);
 NUMBER(ARMPMU_IOC_REGS, 0xC1B8D511U);
 NUMBER(ARMPMU_IOC_READ_SLOTS, 0xC030D512U);
+NUMBER(ARMPMU_IOC_READ_THREADS, 0xC038D513U);
 
 /* The flag bits are distinct. */
 _Static_assert((ARMPMU_EXCLUDE_USER & ARMPMU_EXCLUDE_KERNEL) == 0, "event flags overlap");

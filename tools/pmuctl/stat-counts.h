@@ -38,7 +38,9 @@ enum target {
  * usage (wait4's), from its exec to its end, with its reaped children;
  * for -a (stat-system.c) cpu-clock from the CPU files' time enabled and
  * the rest from the system's totals in /proc; for -C cpu-clock alone.
- * cpu-migrations has no source: it is not printed, never as 0.
+ * cpu-migrations, a command's only, from the driver (READ_THREADS: its
+ * threads' switch-ins on another CPU than their last, while counted); where
+ * that fails it is not printed, never as 0.
  */
 enum stat_software {
 	SW_CPU_CLOCK,		/* -a, -C: ms the CPUs were counted, summed */

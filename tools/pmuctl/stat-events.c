@@ -161,9 +161,6 @@ static int add_one(struct stat_events *ev, char *tok, int group, const char *gmo
 				return usage_error("%s: pmuctl measures %s from the command's resource usage, user and kernel mode together: no modifier",
 						   tok, software[sw].name);
 		}
-		if (sw == SW_CPU_MIGRATIONS)
-			return usage_error("%s: pmuctl cannot count migrations yet (no source for them outside perf)",
-					   tok);
 		if (sw != SW_COUNT) {
 			if (group)
 				return usage_error("%s: a software event in a group; pmuctl measures it apart, from the command's resource usage",

@@ -372,6 +372,22 @@ int stat_files_each(const struct stat_files *f, int (*op)(struct pmudev *))
 	return 0;
 }
 
+int stat_files_thread_totals(const struct stat_files *f, struct armpmu_threads *sum)
+{
+	*sum = (struct armpmu_threads){ 0 };
+	for (int i = 0; i < f->n; i++) {
+		struct armpmu_threads th = { .nr = 0 };
+		int err = pmudev_read_threads(f->pmu[i], &th);
+
+		if (err)
+			return err;
+		sum->switches += th.switches;
+		sum->migrations += th.migrations;
+		sum->task_clock += th.task_clock;
+	}
+	return 0;
+}
+
 int stat_files_read(const struct stat_files *f, struct stat_sample *sum)
 {
 	int ret = 0;

@@ -46,6 +46,12 @@ int stat_files_open_cpus(struct stat_files *f, struct stat_events *ev, struct st
 int stat_files_each(const struct stat_files *f, int (*op)(struct pmudev *));
 /* The files' counts summed into @sum: 0, -EIO if any was disturbed, or another errno. */
 int stat_files_read(const struct stat_files *f, struct stat_sample *sum);
+/*
+ * Task mode: the driver's totals of the files' threads (READ_THREADS'
+ * header), summed into @sum's switches, migrations and task_clock: 0, or
+ * the first negative errno.
+ */
+int stat_files_thread_totals(const struct stat_files *f, struct armpmu_threads *sum);
 /* File @i's counts alone (-A): 0, -EIO if disturbed, or another errno. */
 int stat_files_read_one(const struct stat_files *f, int i, struct stat_sample *s);
 /* The CPU file @i counts (CPU mode). */

@@ -321,10 +321,13 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		return usage_error("cpu-clock is the time whole CPUs were counted: with -C or -a (a command's time is task-clock)");
 	if ((ev->software & ~(1U << SW_CPU_CLOCK)) && run->target == TARGET_CPU)
 		return usage_error("-C: the kernel keeps context switches and page faults per process and for the whole system, not per CPU: of perf's software events only cpu-clock has a source there");
+	if ((ev->software & 1U << SW_CPU_MIGRATIONS) && run->target == TARGET_ALL_CPUS)
+		return usage_error("-a: the kernel keeps no system-wide count of CPU migrations outside perf; cpu-migrations is a command's, from the driver");
 	if ((ev->software & 1U << SW_TASK_CLOCK) && run->target == TARGET_ALL_CPUS)
 		return usage_error("-a: task-clock is a command's time; the CPUs' is cpu-clock");
-	if (ev->software && run->target == TARGET_PROCESS)
-		return usage_error("software events (task-clock, context-switches, page-faults) are measured from a command's resource usage or the system's: not with -p or -t");
+	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
+			      1U << SW_CPU_MIGRATIONS)) && run->target == TARGET_PROCESS)
+		return usage_error("-p, -t: page faults are measured from a command's resource usage or the system's; of perf's software events the driver counts task-clock, context-switches and cpu-migrations of threads");
 	if (ev->software && o->no_aggr)
 		return usage_error("software events are measured for all the CPUs together: not with -A");
 	if (ev->software && o->interval_ms)

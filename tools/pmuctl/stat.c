@@ -179,6 +179,35 @@ out:
 	free(runs);
 }
 
+/* The software events the driver counts for task-mode files. */
+#define DRIVER_SOFTWARE	(1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES | 1U << SW_CPU_MIGRATIONS)
+
+/*
+ * Software events from the driver, which sees every switch of the counted
+ * threads: @from of them (a command's cpu-migrations; -p and -t's
+ * task-clock, context-switches and cpu-migrations). Without that source
+ * their lines are not printed, never as 0.
+ */
+static void driver_software(struct measurement *m, const struct stat_files *files,
+			    struct stat_usage *usage, unsigned int from)
+{
+	struct armpmu_threads th;
+
+	from &= m->run.software;
+	if (!from)
+		return;
+	if (stat_files_thread_totals(files, &th)) {
+		m->run.software &= ~from;
+		return;
+	}
+	if (from & 1U << SW_TASK_CLOCK)
+		usage->value[SW_TASK_CLOCK] = (double)th.task_clock / 1e6;
+	if (from & 1U << SW_CONTEXT_SWITCHES)
+		usage->value[SW_CONTEXT_SWITCHES] = (double)th.switches;
+	if (from & 1U << SW_CPU_MIGRATIONS)
+		usage->value[SW_CPU_MIGRATIONS] = (double)th.migrations;
+}
+
 /*
  * One counted run of the command: its files reset and started (task
  * mode: armed, to start in its exec) before it is released, or with -D
@@ -237,8 +266,10 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 		m->workload_failed = true;
 		goto close;
 	}
-	if (task_mode(&m->run) && !delayed)
+	if (task_mode(&m->run) && !delayed) {
+		driver_software(m, files, &usage, 1U << SW_CPU_MIGRATIONS);
 		stat_counts_add_usage(&m->run, &usage);
+	}
 	err = read_counts(m, files, counts);
 	if (err == -EIO)
 		m->run.disturbed = true;
@@ -348,6 +379,7 @@ close:
  */
 static int count_process(struct measurement *m)
 {
+	struct stat_usage usage = { 0 };
 	struct stat_sample counts;
 	double t0;
 	int ret, err;
@@ -368,6 +400,8 @@ static int count_process(struct measurement *m)
 		m->run.disturbed = true;
 	else if (err)
 		return fail("cannot read the counters: %s", pmudev_strerror(err));
+	driver_software(m, &m->files, &usage, DRIVER_SOFTWARE);
+	stat_counts_add_software(&m->run, &usage);
 	stat_counts_add(&m->run, &counts);
 	return ret;
 }
@@ -481,13 +515,16 @@ int cmd_stat(int argc, char **argv)
 		/* perf's default software lines, where they can be measured. */
 		if (m.run.target == TARGET_COMMAND && !o.interval_ms && !o.delay_ms)
 			m.events.software = 1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
-					    1U << SW_PAGE_FAULTS;
+					    1U << SW_CPU_MIGRATIONS | 1U << SW_PAGE_FAULTS;
 		/* -a's, from the CPU files' times and /proc; -C has only cpu-clock. */
 		if (m.run.target == TARGET_ALL_CPUS && !o.interval_ms && !o.delay_ms && !o.no_aggr)
 			m.events.software = 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
 					    1U << SW_PAGE_FAULTS;
 		if (m.run.target == TARGET_CPU && !o.interval_ms && !o.delay_ms && !o.no_aggr)
 			m.events.software = 1U << SW_CPU_CLOCK;
+		/* -p, -t: those the driver counts for the threads. */
+		if (m.run.target == TARGET_PROCESS && !o.interval_ms)
+			m.events.software = DRIVER_SOFTWARE;
 	}
 	m.run.software = m.events.software;
 	if (m.run.target != TARGET_PROCESS) {

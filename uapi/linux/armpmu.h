@@ -252,6 +252,71 @@ struct armpmu_read {
 	struct armpmu_slot slot[];
 };
 
+/*
+ * Task mode: the threads a file counts, each with its own totals, kept
+ * until RESET or close (an exited thread's too), at most
+ * ARMPMU_THREADS_KEPT of them a file, in the order they came to be
+ * counted. Threads beyond are counted in the file's totals all the same,
+ * and ARMPMU_THREADS_LOST says how many have no totals of their own. A
+ * file without ARMPMU_ATTACH_FOLLOW counts one thread: its entry holds the
+ * file's totals (from SET_VALUE's starting counts, if any).
+ */
+#define ARMPMU_THREADS_KEPT	256
+
+/* struct armpmu_threads.flags */
+/* More threads were counted than kept: @lost of them have no entry. */
+#define ARMPMU_THREADS_LOST		(1U << 0)
+
+/* struct armpmu_thread.flags */
+/* The thread has exited (or was let go at an exec): its totals are final. */
+#define ARMPMU_THREAD_EXITED		(1U << 0)
+/*
+ * The file is multiplexed: a thread's event slots are not kept (value[] is
+ * zero and means nothing); its cycles, switches, migrations and times are.
+ */
+#define ARMPMU_THREAD_NO_SLOTS		(1U << 1)
+
+/*
+ * One thread in ARMPMU_IOC_READ_THREADS' answer: this, followed by the
+ * @slots values asked for (the counts of slots 0 to slots - 1, as counted
+ * while this thread ran). Entries follow each other every
+ * ARMPMU_THREAD_SIZE(slots) bytes.
+ */
+struct armpmu_thread {
+	__u32 tid;		/* in the caller's PID namespace (0: not there) */
+	__u32 flags;		/* ARMPMU_THREAD_* */
+	__u64 switches;		/* times it was switched out while counted */
+	__u64 migrations;	/* switch-ins on another CPU than its last
+				 * one (counted switch-ins only) */
+	__u64 time_enabled;	/* ns it ran while counted: its task-clock */
+	__u64 time_running;	/* of those, ns with the counters in the PMU */
+	__u64 cycles;		/* its cycle counter */
+	__u64 value[];		/* slots 0 to @slots - 1 */
+};
+
+#define ARMPMU_THREAD_SIZE(slots) \
+	(sizeof(struct armpmu_thread) + (slots) * sizeof(__u64))
+
+/*
+ * ARMPMU_IOC_READ_THREADS argument: this header, followed in the caller's
+ * memory by @nr entries of ARMPMU_THREAD_SIZE(@slots) bytes each. Only the
+ * header and the entries filled are copied out.
+ */
+struct armpmu_threads {
+	__u32 index;		/* in: the first thread to describe, from 0 */
+	__u32 nr;		/* in: room for entries; out: entries filled */
+	__u32 slots;		/* in: values per entry, at most
+				 * ARMPMU_MAX_COUNTERS */
+	__u32 flags;		/* out: ARMPMU_THREADS_* */
+	__u32 threads;		/* out: threads kept (entries there are) */
+	__u32 lost;		/* out: threads counted but not kept */
+	__u32 reserved[2];	/* in: zero */
+	/* The file's totals, over every thread it counted, kept or not. */
+	__u64 switches;
+	__u64 migrations;
+	__u64 task_clock;	/* ns: READ's time_enabled */
+};
+
 /* struct armpmu_regs.flags */
 /* evtype[ARMPMU_CYCLE_COUNTER] holds the cycle counter's filter (PMUv2 on). */
 #define ARMPMU_REGS_CYCLE_FILTER	(1U << 0)
@@ -521,5 +586,18 @@ struct armpmu_file_status {
  * ARMPMU_COUNTS_INCOMPLETE.
  */
 #define ARMPMU_IOC_READ_SLOTS	_IOWR(ARMPMU_IOC_MAGIC, 0x12, struct armpmu_read)
+
+/*
+ * ARMPMU_IOC_READ_THREADS: task mode: the file's totals of context
+ * switches, CPU migrations and task-clock (as perf's software events of
+ * those names count them), and the kept threads from @index on, each with
+ * its own. A running file's counts are folded in first, as READ does.
+ * Reading the threads of a running file, an entry's values were taken a
+ * moment apart from the others'. Past the last thread, @nr is 0. EINVAL for
+ * @slots above ARMPMU_MAX_COUNTERS or a non-zero reserved field;
+ * EOPNOTSUPP for a CPU-mode file; EFAULT if the header or the entries are
+ * not writable memory.
+ */
+#define ARMPMU_IOC_READ_THREADS	_IOWR(ARMPMU_IOC_MAGIC, 0x13, struct armpmu_threads)
 
 #endif /* _UAPI_LINUX_ARMPMU_H */
