@@ -78,6 +78,22 @@ bool wants_help(int argc, char **argv)
 	return false;
 }
 
+bool core_choice_option(struct core_choice *c, int opt, const char *arg, int *status)
+{
+	*status = 0;
+	if (opt == 'c') {
+		c->core = arg;
+		return true;
+	}
+	if (opt != 'C')
+		return false;
+	if (parse_cpu(arg, &c->cpu))
+		c->cpu_given = true;
+	else
+		*status = usage_error("no CPU '%s'", arg);
+	return true;
+}
+
 int parse_cpu_option(int argc, char **argv, int *cpu, const char *help)
 {
 	static const struct option opts[] = {

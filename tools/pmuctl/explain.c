@@ -383,23 +383,19 @@ int cmd_explain(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct here here = { .cpu = -1 };
+	struct core_choice choice = { .cpu = -1 };
+	struct here here = { 0 };
 	struct subject s;
-	const char *core = NULL;
-	bool cpu_given = false;
-	int opt;
+	int opt, status;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":C:h", opts, NULL)) != -1) {
+		if (core_choice_option(&choice, opt, optarg, &status)) {
+			if (status)
+				return status;
+			continue;
+		}
 		switch (opt) {
-		case 'C':
-			if (!parse_cpu(optarg, &here.cpu))
-				return usage_error("no CPU '%s'", optarg);
-			cpu_given = true;
-			break;
-		case 'c':
-			core = optarg;
-			break;
 		case 'h':
 			fputs(explain_help, stdout);
 			return EXIT_SUCCESS;
@@ -409,11 +405,12 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return usage_error(optind == argc ? "which event?" : "one event at a time");
-	if (cpu_given && core)
+	if (choice.cpu_given && choice.core)
 		return usage_error("-C and --core: one at a time");
-	if (core && known_core(&here, core))
+	here.cpu = choice.cpu;
+	if (choice.core && known_core(&here, choice.core))
 		return EXIT_USAGE;
-	if (!core)
+	if (!choice.core)
 		find_here(&here);
 	if (resolve(argv[optind], &here, &s))
 		return EXIT_FAILURE;

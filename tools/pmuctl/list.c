@@ -217,22 +217,19 @@ int cmd_list(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct listing l = { .cpu = -1, .format = LIST_TEXT, .first_json = true };
-	const char *core = NULL;
-	bool all = false, cpu_given = false;
+	struct listing l = { .format = LIST_TEXT, .first_json = true };
+	struct core_choice choice = { .cpu = -1 };
+	bool all = false;
 	int opt, ret;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":C:x:h", opts, NULL)) != -1) {
+		if (core_choice_option(&choice, opt, optarg, &ret)) {
+			if (ret)
+				return ret;
+			continue;
+		}
 		switch (opt) {
-		case 'C':
-			if (!parse_cpu(optarg, &l.cpu))
-				return usage_error("no CPU '%s'", optarg);
-			cpu_given = true;
-			break;
-		case 'c':
-			core = optarg;
-			break;
 		case 'a':
 			all = true;
 			break;
@@ -256,12 +253,13 @@ int cmd_list(int argc, char **argv)
 	}
 	if (optind != argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
-	if (cpu_given + (core != NULL) + all > 1)
+	if (choice.cpu_given + (choice.core != NULL) + all > 1)
 		return usage_error("-C, --core and --all: one at a time");
+	l.cpu = choice.cpu;
 	if (l.format == LIST_JSON)
 		putchar('[');
-	if (core || all)
-		ret = list_known(&l, core);
+	if (choice.core || all)
+		ret = list_known(&l, choice.core);
 	else
 		ret = list_cpu(&l);
 	if (l.format == LIST_JSON)

@@ -55,6 +55,23 @@ const char *group_digits(unsigned long long value, char *buf, size_t len);
 int parse_cpu_option(int argc, char **argv, int *cpu, const char *help);
 
 /*
+ * Which core list and explain answer for: -C CPU (cpu_given) or --core
+ * CORE (core), at most one of them.
+ */
+struct core_choice {
+	int cpu;		/* -1: the CPU running */
+	bool cpu_given;
+	const char *core;	/* NULL: the core of cpu */
+};
+
+/*
+ * Takes getopt_long()'s @opt if it is -C ('C') or --core ('c'): returns
+ * true and sets *@status to 0, or to the exit status of a usage error.
+ * False for any other option.
+ */
+bool core_choice_option(struct core_choice *c, int opt, const char *arg, int *status);
+
+/*
  * The usage error for getopt_long()'s @opt ':' (a missing argument) or '?'
  * (an unknown option), one message naming the option; for option strings
  * that start with ':' and opterr 0, so that getopt says nothing itself.
