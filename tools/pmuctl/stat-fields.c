@@ -111,28 +111,24 @@ static void count_lines(FILE *out, const struct stat_run *run, const struct coun
 		emit(out, &l, sep);
 }
 
-static void software_fields(FILE *out, const struct stat_run *run, const char *sep)
+/* Software count @sw's line of @run. */
+static void software_fields(FILE *out, const struct stat_run *run, enum stat_software sw,
+			    const char *sep)
 {
 	char value[40];
+	struct line l = {
+		.run = run, .value = value, .variance = run->runs > 1, .pcnt = 100,
+		.event = stat_events_software_name(sw), .rsd = stat_counts_software_rsd(run, sw),
+		.runtime = (unsigned long long)(stat_counts_software(run, stat_print_clock(run)) *
+						1e6),
+		.metric_digits = 3,
+	};
 
-	for (int sw = 0; sw < SW_COUNT; sw++) {
-		struct line l = {
-			.run = run, .value = value, .variance = run->runs > 1, .pcnt = 100,
-			.event = stat_events_software_name((enum stat_software)sw),
-			.rsd = stat_counts_software_rsd(run, (enum stat_software)sw),
-			.runtime = (unsigned long long)(stat_counts_software(run, stat_print_clock(run)) *
-							1e6),
-			.metric_digits = 3,
-		};
-
-		if (!(run->software & (1U << sw)))
-			continue;
-		l.metric_unit = stat_print_software_line(run, (enum stat_software)sw, value, sizeof(value),
-					      &l.unit, &l.metric_value);
-		if (!sep)
-			snprintf(value, sizeof(value), "%f", stat_counts_software(run, (enum stat_software)sw));
-		emit(out, &l, sep);
-	}
+	l.metric_unit = stat_print_software_line(run, sw, value, sizeof(value), &l.unit,
+						 &l.metric_value);
+	if (!sep)
+		snprintf(value, sizeof(value), "%f", stat_counts_software(run, sw));
+	emit(out, &l, sep);
 }
 
 static void fields(FILE *out, const struct stat_run *runs, int n, const char *sep)
@@ -141,10 +137,20 @@ static void fields(FILE *out, const struct stat_run *runs, int n, const char *se
 		stat_print_metric_only(out, runs, n, sep ? STAT_CSV : STAT_JSON, sep);
 		return;
 	}
-	software_fields(out, &runs[0], sep);
-	for (int i = 0; i < runs[0].ncounters; i++)
+	int order[n];
+
+	for (int sw = 0; sw < SW_COUNT; sw++) {
+		if (!(runs[0].software & (1U << sw)))
+			continue;
+		stat_counts_order(runs, n, -1 - sw, order);
+		for (int r = 0; r < (runs[0].per_thread ? n : 1); r++)
+			software_fields(out, &runs[order[r]], (enum stat_software)sw, sep);
+	}
+	for (int i = 0; i < runs[0].ncounters; i++) {
+		stat_counts_order(runs, n, i, order);
 		for (int r = 0; r < n; r++)
-			count_lines(out, &runs[r], &runs[r].counters[i], sep);
+			count_lines(out, &runs[order[r]], &runs[order[r]].counters[i], sep);
+	}
 	/* The default events the core lacks: perf's "<not supported>" lines. */
 	for (int i = 0; i < runs[0].nunsupported; i++)
 		for (int r = 0; r < n; r++) {
