@@ -286,6 +286,20 @@ expect 0 '^ +[0-9]+\.[0-9]{9},[0-9]+,,cycles,[0-9]+,[0-9]+\.[0-9]{2},,$' "-I 100
 	pmuctl stat -I 100 -x, -e cycles -- sleep 0.25
 expect 0 '^\{"interval" : [0-9]+\.[0-9]{9}, "counter-value" : "[0-9]+\.[0-9]{6}", ' "-I 100 -j: perf's interval key first" \
 	pmuctl stat -I 100 -j -e cycles -- sleep 0.25
+# -I's default lines: perf's software lines where the driver counts them,
+# each interval's, then cycles and instructions; page-faults has no source
+# before the command's end, and is not printed.
+expect 0 '^ +[0-9]+\.[0-9]{9} +[0-9]+\.[0-9]{2} msec task-clock +#  +[0-9]+\.[0-9]{3} CPUs utilized$' \
+	"-I 100 without -e: each interval's task-clock, from the driver, as perf's" \
+	pmuctl stat -I 100 -- sh -c 'sleep 0.1; i=0; while [ $i -lt 3000 ]; do i=$((i + 1)); done; sleep 0.1'
+for ev in context-switches cpu-migrations; do
+	check "  and its $ev, with a rate" grep -Eq "^ +[0-9]+\.[0-9]{9} +[0-9]+ +$ev +#  +[0-9.]+ [KM]?/sec\$" "$out"
+done
+check "  no page-faults line, never a 0" absent page-faults "$out"
+check "  each interval's task-clock within its time, times the CPUs" \
+	awk -v c="$ncpus" '/msec task-clock/ { if ($2 / 1000 > ($1 - last) * c + 0.001) exit 1; last = $1 }' "$out"
+check "  the shell's waits: at least 2 context switches in all" \
+	awk '/ context-switches / { n += $2 } END { exit !(n >= 2) }' "$out"
 expect 0 '^Events enabled$' "-D 100: counting starts after 100 ms, said as perf says it" \
 	pmuctl stat -D 100 -e cycles -- sleep 0.3
 check "  Events disabled before" grep -q '^Events disabled$' "$out"

@@ -357,7 +357,8 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		return usage_error("-p, -t: page faults are measured from a command's resource usage or the system's; of perf's software events the driver counts task-clock, context-switches and cpu-migrations of threads");
 	if (ev->software && o->no_aggr)
 		return usage_error("software events are measured for all the CPUs together: not with -A");
-	if (ev->software && o->interval_ms)
-		return usage_error("software events (task-clock, ...) are measured at the command's end: not with -I");
+	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
+			      1U << SW_CPU_MIGRATIONS)) && o->interval_ms)
+		return usage_error("-I: page faults are measured at the command's end; of perf's software events the driver counts task-clock, context-switches and cpu-migrations at every interval");
 	return 0;
 }

@@ -148,9 +148,6 @@ void stat_threads_follow(struct stat_threads *th, struct stat_workload *w)
 int stat_threads_runs(const struct stat_threads *th, const struct stat_run *base,
 		      struct stat_run **runs)
 {
-	const unsigned int from_driver = 1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
-					 1U << SW_CPU_MIGRATIONS;
-
 	*runs = calloc(th->n ? (size_t)th->n : 1, sizeof(**runs));
 	if (!*runs)
 		return -1;
@@ -178,7 +175,7 @@ int stat_threads_runs(const struct stat_threads *th, const struct stat_run *base
 			stat_counts_add_counter(c, v, t->counts.time_enabled,
 						t->counts.time_running);
 		}
-		run->software &= from_driver;
+		run->software &= STAT_THREADS_SOFTWARE;
 		sw.value[SW_TASK_CLOCK] = (double)t->counts.time_enabled / 1e6;
 		sw.value[SW_CONTEXT_SWITCHES] = (double)t->counts.switches;
 		sw.value[SW_CPU_MIGRATIONS] = (double)t->counts.migrations;
@@ -200,6 +197,24 @@ void stat_threads_notes(const struct stat_threads *th)
 	if (unnamed)
 		say("--per-thread: %d thread%s exited before pmuctl could read %s name: shown as ?-TID",
 		    unnamed, unnamed == 1 ? "" : "s", unnamed == 1 ? "its" : "their");
+}
+
+int stat_threads_software(const struct stat_files *f, const struct armpmu_threads *before,
+			  struct armpmu_threads *now, unsigned int from, struct stat_usage *u)
+{
+	static const struct armpmu_threads start;
+	int err = stat_files_thread_totals(f, now);
+
+	if (err)
+		return err;
+	before = before ? before : &start;
+	if (from & 1U << SW_TASK_CLOCK)
+		u->value[SW_TASK_CLOCK] = (double)(now->task_clock - before->task_clock) / 1e6;
+	if (from & 1U << SW_CONTEXT_SWITCHES)
+		u->value[SW_CONTEXT_SWITCHES] = (double)(now->switches - before->switches);
+	if (from & 1U << SW_CPU_MIGRATIONS)
+		u->value[SW_CPU_MIGRATIONS] = (double)(now->migrations - before->migrations);
+	return 0;
 }
 
 void stat_threads_free(struct stat_threads *th)

@@ -71,4 +71,15 @@ int stat_threads_runs(const struct stat_threads *th, const struct stat_run *base
 void stat_threads_notes(const struct stat_threads *th);
 void stat_threads_free(struct stat_threads *th);
 
+/* The software events the driver counts for task-mode files' threads. */
+#define STAT_THREADS_SOFTWARE	(1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES | \
+				 1U << SW_CPU_MIGRATIONS)
+/*
+ * @f's totals (READ_THREADS) in *@now, and those of @from
+ * (STAT_THREADS_SOFTWARE's) since *@before (NULL: since the start) in
+ * @u's values: 0, or a negative errno (@u untouched).
+ */
+int stat_threads_software(const struct stat_files *f, const struct armpmu_threads *before,
+			  struct armpmu_threads *now, unsigned int from, struct stat_usage *u);
+
 #endif /* PMUCTL_STAT_THREADS_H */

@@ -136,6 +136,7 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 	struct stat_sample *now_c = calloc((size_t)n, sizeof(*now_c));
 	struct stat_sample *before = calloc((size_t)n, sizeof(*before));
 	struct stat_run *runs = calloc((size_t)n, sizeof(*runs));
+	struct armpmu_threads totals = { 0 }, totals_now;
 	double next = t0;
 	bool ended = false;
 
@@ -155,6 +156,15 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 			say("the counters were taken or reset during the run: later intervals not trustworthy");
 		}
 		make_runs(m, files, now_c, before, runs);
+		/* A command's driver-counted software lines, this interval's. */
+		if (m->run.software && task_mode(&m->run)) {
+			struct stat_usage u = { 0 };
+
+			if (stat_threads_software(files, &totals, &totals_now, m->run.software, &u))
+				m->run.software = runs[0].software = 0;
+			stat_counts_add_software(&runs[0], &u);
+			totals = totals_now;
+		}
 		for (int r = 0; r < n; r++) {
 			runs[r].interval = t - t0;
 			runs[r].elapsed = t - (next - m->o->interval_ms / 1e3);
@@ -172,9 +182,6 @@ out:
 	free(runs);
 }
 
-/* The software events the driver counts for task-mode files. */
-#define DRIVER_SOFTWARE	(1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES | 1U << SW_CPU_MIGRATIONS)
-
 /*
  * Software events from the driver, which sees every switch of the counted
  * threads: @from of them (a command's cpu-migrations; -p and -t's
@@ -184,21 +191,11 @@ out:
 static void driver_software(struct measurement *m, const struct stat_files *files,
 			    struct stat_usage *usage, unsigned int from)
 {
-	struct armpmu_threads th;
+	struct armpmu_threads now;
 
 	from &= m->run.software;
-	if (!from)
-		return;
-	if (stat_files_thread_totals(files, &th)) {
+	if (from && stat_threads_software(files, NULL, &now, from, usage))
 		m->run.software &= ~from;
-		return;
-	}
-	if (from & 1U << SW_TASK_CLOCK)
-		usage->value[SW_TASK_CLOCK] = (double)th.task_clock / 1e6;
-	if (from & 1U << SW_CONTEXT_SWITCHES)
-		usage->value[SW_CONTEXT_SWITCHES] = (double)th.switches;
-	if (from & 1U << SW_CPU_MIGRATIONS)
-		usage->value[SW_CPU_MIGRATIONS] = (double)th.migrations;
 }
 
 /*
@@ -343,7 +340,7 @@ static int count_process(struct measurement *m)
 		m->run.disturbed = true;
 	else if (err)
 		return fail("cannot read the counters: %s", pmudev_strerror(err));
-	driver_software(m, &m->files, &usage, DRIVER_SOFTWARE);
+	driver_software(m, &m->files, &usage, STAT_THREADS_SOFTWARE);
 	stat_counts_add_software(&m->run, &usage);
 	stat_counts_add(&m->run, &counts);
 	return ret;
@@ -479,6 +476,9 @@ int cmd_stat(int argc, char **argv)
 		if (m.run.target == TARGET_COMMAND && !o.interval_ms && !o.delay_ms)
 			m.events.software = 1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
 					    1U << SW_CPU_MIGRATIONS | 1U << SW_PAGE_FAULTS;
+		/* -I: those the driver counts, read at each interval's end. */
+		if (m.run.target == TARGET_COMMAND && o.interval_ms)
+			m.events.software = STAT_THREADS_SOFTWARE;
 		/* -a's, from the CPU files' times and /proc; -C has only cpu-clock. */
 		if (m.run.target == TARGET_ALL_CPUS && !o.interval_ms && !o.delay_ms && !o.no_aggr)
 			m.events.software = 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
@@ -487,7 +487,7 @@ int cmd_stat(int argc, char **argv)
 			m.events.software = 1U << SW_CPU_CLOCK;
 		/* -p, -t: those the driver counts for the threads. */
 		if (m.run.target == TARGET_PROCESS && !o.interval_ms)
-			m.events.software = DRIVER_SOFTWARE;
+			m.events.software = STAT_THREADS_SOFTWARE;
 	}
 	m.run.software = m.events.software;
 	if (m.run.target != TARGET_PROCESS) {
