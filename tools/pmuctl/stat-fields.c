@@ -82,9 +82,11 @@ static void emit(FILE *out, const struct line *l, const char *sep)
 }
 
 /* A count's line, then one for each further metric of it that came out. */
-static void count_lines(FILE *out, const struct stat_run *run, const struct counter *c,
-			const char *sep)
+static void count_lines(const struct stat_print_lines *p, const struct stat_run *run,
+			const struct counter *c)
 {
+	FILE *out = p->out;
+	const char *sep = p->sep;
 	char value[40];
 	struct line l = {
 		.run = run, .value = value, .event = c->name, .variance = run->runs > 1,
@@ -112,9 +114,11 @@ static void count_lines(FILE *out, const struct stat_run *run, const struct coun
 }
 
 /* Software count @sw's line of @run. */
-static void software_fields(FILE *out, const struct stat_run *run, enum stat_software sw,
-			    const char *sep)
+static void software_fields(const struct stat_print_lines *p, const struct stat_run *run,
+			    enum stat_software sw)
 {
+	FILE *out = p->out;
+	const char *sep = p->sep;
 	char value[40];
 	struct line l = {
 		.run = run, .value = value, .variance = run->runs > 1, .pcnt = 100,
@@ -137,20 +141,11 @@ static void fields(FILE *out, const struct stat_run *runs, int n, const char *se
 		stat_print_metric_only(out, runs, n, sep ? STAT_CSV : STAT_JSON, sep);
 		return;
 	}
-	int order[n];
+	const struct stat_print_lines p = {
+		.software = software_fields, .count = count_lines, .out = out, .sep = sep,
+	};
 
-	for (int sw = 0; sw < SW_COUNT; sw++) {
-		if (!(runs[0].software & (1U << sw)))
-			continue;
-		stat_counts_order(runs, n, -1 - sw, order);
-		for (int r = 0; r < (runs[0].per_thread ? n : 1); r++)
-			software_fields(out, &runs[order[r]], (enum stat_software)sw, sep);
-	}
-	for (int i = 0; i < runs[0].ncounters; i++) {
-		stat_counts_order(runs, n, i, order);
-		for (int r = 0; r < n; r++)
-			count_lines(out, &runs[order[r]], &runs[order[r]].counters[i], sep);
-	}
+	stat_print_each(&p, runs, n);
 	/* The default events the core lacks: perf's "<not supported>" lines. */
 	for (int i = 0; i < runs[0].nunsupported; i++)
 		for (int r = 0; r < n; r++) {

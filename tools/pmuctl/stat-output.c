@@ -164,8 +164,10 @@ static void table_line(FILE *out, const struct stat_run *run, const struct count
 }
 
 /* A count, its first metric beside it and any further one below. */
-static void print_counter_lines(FILE *out, const struct stat_run *run, const struct counter *c)
+static void print_counter_lines(const struct stat_print_lines *p, const struct stat_run *run,
+				const struct counter *c)
 {
+	FILE *out = p->out;
 	const struct stat_metric *m;
 	bool first = true;
 	char metric[80];
@@ -364,8 +366,10 @@ const char *stat_print_software_line(const struct stat_run *run, enum stat_softw
 }
 
 /* Software count @sw's line of @run. */
-static void software_line(FILE *out, const struct stat_run *run, enum stat_software sw)
+static void software_line(const struct stat_print_lines *p, const struct stat_run *run,
+			  enum stat_software sw)
 {
+	FILE *out = p->out;
 	char value[40], note[80];
 	const char *unit, *munit;
 	double metric;
@@ -402,8 +406,7 @@ static void elapsed_lines(FILE *out, const struct stat_run *run)
 		fprintf(out, " %17.9f seconds user\n %17.9f seconds sys\n\n\n", run->user, run->sys);
 }
 
-/* Counter @i's lines in each of @n runs (-A: one per CPU), perf's order. */
-static void table_lines(FILE *out, const struct stat_run *runs, int n)
+void stat_print_each(const struct stat_print_lines *p, const struct stat_run *runs, int n)
 {
 	int order[n];
 
@@ -412,13 +415,23 @@ static void table_lines(FILE *out, const struct stat_run *runs, int n)
 			continue;
 		stat_counts_order(runs, n, -1 - sw, order);
 		for (int r = 0; r < (runs[0].per_thread ? n : 1); r++)
-			software_line(out, &runs[order[r]], (enum stat_software)sw);
+			p->software(p, &runs[order[r]], (enum stat_software)sw);
 	}
 	for (int i = 0; i < runs[0].ncounters; i++) {
 		stat_counts_order(runs, n, i, order);
 		for (int r = 0; r < n; r++)
-			print_counter_lines(out, &runs[order[r]], &runs[order[r]].counters[i]);
+			p->count(p, &runs[order[r]], &runs[order[r]].counters[i]);
 	}
+}
+
+/* The table's lines of @n runs (-A: one per CPU), perf's order. */
+static void table_lines(FILE *out, const struct stat_run *runs, int n)
+{
+	const struct stat_print_lines p = {
+		.software = software_line, .count = print_counter_lines, .out = out,
+	};
+
+	stat_print_each(&p, runs, n);
 	for (int i = 0; i < runs[0].nunsupported; i++)
 		for (int r = 0; r < n; r++) {
 			table_prefix(out, &runs[r]);
