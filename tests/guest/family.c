@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * family N: user-mode work of known size spread over 4 threads and a child
- * process: each thread runs loop_n(N) at once, then a forked child does.
+ * family N [named]: user-mode work of known size spread over 4 threads and
+ * a child process: each thread runs loop_n(N) at once, then a forked child
+ * does. With "named", thread i (1 to 4) first names itself loop-i and runs
+ * loop_n(i * N): two runs with N of the same number of digits then differ
+ * by exactly LOOP_INSNS_PER_ITER * i * their difference in thread i's
+ * user-mode instructions, and not at all in the main thread's (pmuctl
+ * stat --per-thread's test).
  * Two runs with N of the same number of digits differ by exactly
  * 5 * LOOP_INSNS_PER_ITER * their difference in user-mode instructions,
  * whatever the scheduler does, so that pmuctl stat's test can check that
@@ -17,6 +22,9 @@
  */
 #include <linux/futex.h>
 #include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -28,14 +36,21 @@
 #define STACK_SIZE	(64 * 1024)
 
 static unsigned long trips;
+static int named;
 static char stacks[THREADS][STACK_SIZE] __attribute__((aligned(16)));
 /* Set by the kernel at clone, cleared (with a futex wake) at the thread's exit. */
 static volatile pid_t thread_ids[THREADS];
 
 static int thread_main(void *arg)
 {
-	(void)arg;
-	loop_n(trips);
+	unsigned long i = (unsigned long)arg;
+	char name[16];
+
+	if (named) {
+		snprintf(name, sizeof(name), "loop-%lu", i);
+		prctl(PR_SET_NAME, name);
+	}
+	loop_n(named ? i * trips : trips);
 	return 0;	/* glibc's clone() then makes the exit system call */
 }
 
@@ -67,11 +82,12 @@ int main(int argc, char **argv)
 			  CLONE_SYSVSEM | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID;
 	pid_t tids[THREADS], child;
 
-	if (argc != 2)
+	if (argc != 2 && (argc != 3 || strcmp(argv[2], "named")))
 		return 2;
 	trips = strtoul(argv[1], NULL, 10);
+	named = argc == 3;
 	for (int i = 0; i < THREADS; i++) {
-		tids[i] = clone(thread_main, stacks[i] + STACK_SIZE, flags, NULL,
+		tids[i] = clone(thread_main, stacks[i] + STACK_SIZE, flags, (void *)(i + 1L),
 				&thread_ids[i], NULL, &thread_ids[i]);
 		if (tids[i] < 0)
 			return 1;

@@ -563,8 +563,17 @@ static int pick_fd(struct worker *w, const char **kind, int *slot)
 
 enum argkind {
 	A_NONE, A_CPU, A_INDEX, A_EVENT, A_DIVIDER, A_FLAGS, A_VALUE, A_STATUS,
-	A_OUT, A_ATTACH, A_FILE, A_FILE_ID, A_REGS, A_SLOTS,
+	A_OUT, A_ATTACH, A_FILE, A_FILE_ID, A_REGS, A_SLOTS, A_THREADS,
 };
+
+/*
+ * READ_THREADS' room: entries of every slot after the header. A call asks
+ * for at most this many, or more only with a field that makes it EINVAL:
+ * a file may count more threads than that (FOLLOW), and the driver writes
+ * every entry it fills.
+ */
+#define THREADS_ROOM	4
+#define THREAD_BYTES	ARMPMU_THREAD_SIZE(ARMPMU_MAX_COUNTERS)
 
 static const struct ioc_desc {
 	const char *name;
@@ -592,6 +601,8 @@ static const struct ioc_desc {
 	/* The header and room for every slot it may ask for. */
 	{ "READ_SLOTS", ARMPMU_IOC_READ_SLOTS, A_SLOTS,
 	  sizeof(struct armpmu_read) + ARMPMU_MAX_COUNTERS * sizeof(struct armpmu_slot) },
+	{ "READ_THREADS", ARMPMU_IOC_READ_THREADS, A_THREADS,
+	  sizeof(struct armpmu_threads) + THREADS_ROOM * THREAD_BYTES },
 };
 
 static const int only_efault[] = { EFAULT, 0 };
@@ -700,6 +711,69 @@ static void check_read_slots(struct worker *w, struct call *c, const struct ptr 
 			   tap_errname(err));
 }
 
+/*
+ * READ_THREADS reads its header, then writes the entries it filled and
+ * the header: a successful call had room for both (a straddling buffer's
+ * header, copied out last, says how many entries), and said sane things:
+ * no more entries than asked or kept, from the index asked, each within
+ * its own times, flags only the documented ones, no slot values where the
+ * file kept none.
+ */
+static void check_read_threads(struct worker *w, struct call *c, const struct ptr *p,
+			       const struct armpmu_threads *in, int err)
+{
+	struct armpmu_threads out;
+	const struct armpmu_threads *hdr = &out;
+	union {
+		struct armpmu_thread t;
+		char bytes[THREAD_BYTES];
+	} e;
+	size_t size = ARMPMU_THREAD_SIZE(in->slots), need;
+	unsigned int bad = 0;
+	bool straddles = p->kind == PK_STRADDLE;
+
+	if (!readable(p) && !(straddles && p->fill_len >= sizeof(*in))) {
+		done(w, c, OP_IOCTL, err, only_efault);
+		return;
+	}
+	done(w, c, OP_IOCTL, err, only_not_enotty);
+	if (err)
+		return;
+	if (!writable(p) && !straddles) {
+		FAIL_AFTER(w, F_WRONG, c, "success with a pointer it cannot write");
+		return;
+	}
+	/* Copies: a misaligned buffer's fields are read byte by byte. */
+	memcpy(&out, p->fill, sizeof(out));
+	need = sizeof(*hdr) + (size_t)hdr->nr * size;
+	if (hdr->nr > in->nr || need > p->fill_len) {
+		FAIL_AFTER(w, F_OUTPUT, c, "READ_THREADS filled %u entries (asked %u), %zu bytes "
+			   "into a buffer of %zu", hdr->nr, in->nr, need, p->fill_len);
+		return;
+	}
+	for (uint32_t i = 0; i < hdr->nr; i++) {
+		const struct armpmu_thread *t = &e.t;
+		bool no_slots;
+
+		memcpy(e.bytes, p->fill + sizeof(out) + i * size, size);
+		no_slots = t->flags & ARMPMU_THREAD_NO_SLOTS;
+
+		bad += (t->flags & ~(ARMPMU_THREAD_EXITED | ARMPMU_THREAD_NO_SLOTS)) ||
+		       t->time_running > t->time_enabled;
+		for (uint32_t k = 0; no_slots && k < in->slots; k++)
+			bad += t->value[k] != 0;
+	}
+	if (hdr->index != in->index || hdr->slots != in->slots ||
+	    hdr->reserved[0] || hdr->reserved[1] || (hdr->flags & ~ARMPMU_THREADS_LOST) ||
+	    !!(hdr->flags & ARMPMU_THREADS_LOST) != (hdr->lost != 0) ||
+	    hdr->threads > ARMPMU_THREADS_KEPT ||
+	    (hdr->nr && (uint64_t)hdr->index + hdr->nr > hdr->threads) || bad)
+		FAIL_AFTER(w, F_OUTPUT, c,
+			   "READ_THREADS index %u (asked %u) nr %u slots %u flags %#x threads %u "
+			   "lost %u, %u entries off", hdr->index, in->index, hdr->nr, hdr->slots,
+			   hdr->flags, hdr->threads, hdr->lost, bad);
+}
+
 static void check_status(struct worker *w, const struct call *c,
 			 const struct armpmu_cpu_status *st, uint32_t cpu)
 {
@@ -763,6 +837,10 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 			struct armpmu_read hdr;
 			struct armpmu_slot slot[ARMPMU_MAX_COUNTERS];
 		} rd;
+		struct {
+			struct armpmu_threads hdr;
+			char room[THREADS_ROOM * THREAD_BYTES];
+		} th;
 	} in, out;
 	const char *fdkind = "(watcher)";
 	struct call c;
@@ -831,6 +909,18 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		in.rd.hdr.reserved[0] = reserved(w);
 		in.rd.hdr.reserved[1] = reserved(w);
 		break;
+	case A_THREADS:
+		memset(&in, 0xa5, sizeof(in));
+		in.th.hdr.index = chance(w, 700) ? below(w, 3) : PICK(w, idx_vals);
+		in.th.hdr.nr = chance(w, 900) ? below(w, THREADS_ROOM + 1) : PICK(w, nr_vals);
+		in.th.hdr.slots = chance(w, 800) ? below(w, ARMPMU_MAX_COUNTERS + 1) :
+			       PICK(w, nr_vals);
+		in.th.hdr.reserved[0] = reserved(w);
+		in.th.hdr.reserved[1] = reserved(w);
+		/* More than the room: only with slots the driver refuses. */
+		if (in.th.hdr.nr > THREADS_ROOM && in.th.hdr.slots <= ARMPMU_MAX_COUNTERS)
+			in.th.hdr.slots = ARMPMU_MAX_COUNTERS + 1 + below(w, 2);
+		break;
 	case A_ATTACH:
 		/* Itself, a thread that does not exist, init (root's), noise. */
 		in.at.tid = chance(w, 600) ? 0 : chance(w, 500) ? 0x3fffffffU :
@@ -889,6 +979,13 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 			call_arg(&c, in.rd.hdr.reserved[0]);
 			call_arg(&c, in.rd.hdr.reserved[1]);
 			break;
+		case A_THREADS:
+			call_arg(&c, in.th.hdr.index);
+			call_arg(&c, in.th.hdr.nr);
+			call_arg(&c, in.th.hdr.slots);
+			call_arg(&c, in.th.hdr.reserved[0]);
+			call_arg(&c, in.th.hdr.reserved[1]);
+			break;
 		case A_STATUS:
 			call_arg(&c, in.st.cpu);
 			call_arg(&c, in.st.reserved[0]);
@@ -914,6 +1011,9 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 
 	if (d->arg == A_SLOTS) {
 		check_read_slots(w, &c, &p, in.rd.hdr.nr, err);
+	} else if (d->arg == A_THREADS) {
+		check_read_threads(w, &c, &p, &in.th.hdr, err);
+		return;
 	} else if (d->arg != A_NONE && !readable(&p) && (d->arg != A_OUT)) {
 		/* Input copied first: a pointer it cannot read is EFAULT, always. */
 		done(w, &c, OP_IOCTL, err, only_efault);

@@ -286,6 +286,20 @@ expect 0 '^ +[0-9]+\.[0-9]{9},[0-9]+,,cycles,[0-9]+,[0-9]+\.[0-9]{2},,$' "-I 100
 	pmuctl stat -I 100 -x, -e cycles -- sleep 0.25
 expect 0 '^\{"interval" : [0-9]+\.[0-9]{9}, "counter-value" : "[0-9]+\.[0-9]{6}", ' "-I 100 -j: perf's interval key first" \
 	pmuctl stat -I 100 -j -e cycles -- sleep 0.25
+# -I's default lines: perf's software lines where the driver counts them,
+# each interval's, then cycles and instructions; page-faults has no source
+# before the command's end, and is not printed.
+expect 0 '^ +[0-9]+\.[0-9]{9} +[0-9]+\.[0-9]{2} msec task-clock +#  +[0-9]+\.[0-9]{3} CPUs utilized$' \
+	"-I 100 without -e: each interval's task-clock, from the driver, as perf's" \
+	pmuctl stat -I 100 -- sh -c 'sleep 0.1; i=0; while [ $i -lt 3000 ]; do i=$((i + 1)); done; sleep 0.1'
+for ev in context-switches cpu-migrations; do
+	check "  and its $ev, with a rate" grep -Eq "^ +[0-9]+\.[0-9]{9} +[0-9]+ +$ev +#  +[0-9.]+ [KM]?/sec\$" "$out"
+done
+check "  no page-faults line, never a 0" absent page-faults "$out"
+check "  each interval's task-clock within its time, times the CPUs" \
+	awk -v c="$ncpus" '/msec task-clock/ { if ($2 / 1000 > ($1 - last) * c + 0.001) exit 1; last = $1 }' "$out"
+check "  the shell's waits: at least 2 context switches in all" \
+	awk '/ context-switches / { n += $2 } END { exit !(n >= 2) }' "$out"
 expect 0 '^Events enabled$' "-D 100: counting starts after 100 ms, said as perf says it" \
 	pmuctl stat -D 100 -e cycles -- sleep 0.3
 check "  Events disabled before" grep -q '^Events disabled$' "$out"
@@ -473,6 +487,43 @@ check "  task-clock ($tc ms) within the time elapsed ($el s) times the CPUs" \
 	awk "BEGIN { exit !($tc / 1000 <= $el * $ncpus) }"
 expect 2 'page faults are measured from a command' "-p -e page-faults is refused, not a 0" \
 	pmuctl stat -e page-faults -p 1
+
+# ---- --per-thread ----
+# family N named: the main thread, loop-1 to loop-4 (loop-i runs i * N
+# trips) and a forked child, each counted on lines of its own. pmuctl
+# reads the threads' names every 10 ms while they live: loop-1 runs
+# 2 x N instructions, some 20 ms under icount at N = 10,000,000 (more
+# with the others beside it on the one CPU); without icount QEMU runs
+# them faster, so five times as many.
+pt_trips=10000000
+[ -n "$icount" ] || pt_trips=50000000
+expect 0 '^ +loop-4-[0-9]+ +[0-9.]+ msec task-clock +#' \
+	"--per-thread: each thread's task-clock, named COMM-TID as perf names it" \
+	as_lab pmuctl stat --per-thread -- family $pt_trips named
+for ev in task-clock context-switches cpu-migrations 'cycles:u'; do
+	check "  6 lines of $ev: the main thread, loop-1 to loop-4, the child" \
+		[ "$(grep -Ec "^ +(family|loop-[1-4])-[0-9]+ +[0-9.,]+ +(msec )?$ev( |\$)" "$out")" = 6 ]
+done
+check "  no page-faults line (no per-thread source), never a 0" [ "$(grep -c page-faults "$out")" = 0 ]
+as_lab pmuctl stat --per-thread -x, -e cycles:u -- family $pt_trips named >"$out" 2>&1
+check "-x,: a line per thread, the thread first, from the largest count down" \
+	awk -F, '$1 !~ /^(family|loop-[1-4])-[0-9]+$/ || (NR > 1 && $2 > last) { exit 1 } { last = $2 } END { exit NR != 6 }' "$out"
+as_lab pmuctl stat --per-thread -j -e cycles:u -- family $pt_trips named >"$out" 2>&1
+check "-j: a \"thread\" key first in each of the 6 objects" \
+	[ "$(grep -c '^{"thread" : "\(family\|loop-[1-4]\)-[0-9]*", "counter-value" : ' "$out")" = 6 ]
+expect 2 "no per-thread counts of multiplexed events" \
+	"--per-thread with more events than counters is refused, saying why" \
+	pmuctl stat --per-thread -e $too_many -- true
+expect 2 '--per-thread counts threads' "--per-thread -a is refused" pmuctl stat --per-thread -a -- true
+expect 2 'page faults have no per-thread source' "--per-thread -e page-faults is refused, not a 0" \
+	pmuctl stat --per-thread -e page-faults -- true
+rm -f /tmp/spin.pid
+as_lab 'echo $$ >/tmp/spin.pid; exec spin 300000000' &
+spinner=$!
+expect 0 "^ +spin-$(pid_of /tmp/spin.pid) +[0-9,]+ +cycles:u\$" \
+	"lab: -p --per-thread: the process's thread on its line" \
+	as_lab pmuctl stat --per-thread -e cycles -p "$(pid_of /tmp/spin.pid)"
+wait $spinner
 
 # ---- permissions ----
 expect 1 "for group 'armpmu'; ask an administrator to add you" \
@@ -690,6 +741,36 @@ if [ -n "$icount" ]; then
 	check "4 threads and a child: every loop counted once, exactly 5 x 400000 more ($f3 - $f1)" \
 		[ "$((f3 - f1))" = 2000000 ]
 	check "  and the same run twice counts the same ($f3, $f3b)" [ "$f3" = "$f3b" ]
+	# --per-thread: family N named's threads, each exact: between N and
+	# 3N, loop-i's count grows by exactly 2 instructions x i x 2N, the
+	# child's by 2 x 2N, the main thread's not at all (by tid: the main
+	# thread's is the lowest, the child's the highest).
+	pt() {
+		as_lab pmuctl stat --per-thread -x, -e instructions:u -- family "$1" named 2>&1 |
+			awk -F, '{ k = split($1, t, "-"); print t[k], $1, $2 }' | sort -n
+	}
+	pt $pt_trips >/tmp/pt.1
+	pt $((3 * pt_trips)) >/tmp/pt.3
+	whole=$(stat_u -- family $pt_trips named)
+	sed 's/^/# N: /' /tmp/pt.1
+	sed 's/^/# 3N: /' /tmp/pt.3
+	i=0
+	while [ $i -le 5 ]; do
+		a=$(sed -n "$((i + 1))p" /tmp/pt.1) b=$(sed -n "$((i + 1))p" /tmp/pt.3)
+		case $i in
+		0) who="the main thread" k=0 ;;
+		5) who="the child" k=1 ;;
+		*) who="loop-$i" k=$i ;;
+		esac
+		grow=$((2 * k * 2 * pt_trips))
+		check "--per-thread: $who (${a#* }) grows by exactly $grow with 3N (${b##* })" \
+			[ "$((${b##* } - ${a##* }))" = "$grow" ]
+		i=$((i + 1))
+	done
+	check "  the loop-i lines are loop-1 to loop-4 in the order they were created" \
+		[ "$(sed -n '2,5p' /tmp/pt.1 | awk '{ sub(/-[0-9]+$/, "", $2); printf "%s ", $2 }')" = "loop-1 loop-2 loop-3 loop-4 " ]
+	check "  the 6 threads' counts add up to the whole run's ($whole), exactly" \
+		[ "$(awk '{ s += $3 } END { print s }' /tmp/pt.1)" = "$whole" ]
 	# -p: a process released after pmuctl has attached to it; the
 	# shell's part is the same in both, so the loops' difference is exact.
 	for trips in 100000 300000; do

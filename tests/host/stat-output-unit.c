@@ -10,7 +10,8 @@
  *
  *   stat-output-unit              the tests
  *   stat-output-unit --print csv|csv-r|json|json-r|csv-nc|json-nc|table
- *                    [-I] [-A] [--metric-only] [--software | --system] [--no-metrics]
+ *                    [-I] [-A | --per-thread] [--metric-only] [--software | --system]
+ *                    [--no-metrics]
  *                    [-o FILE [--append]]
  *                                 a made-up run's lines in that format
  *                                 (-nc: counted during 0% of the time), for
@@ -518,11 +519,80 @@ static void test_groups(void)
 }
 
 /*
- * --print FORMAT [-I] [-A] [--metric-only] [--software] [--no-metrics]
- * [-o FILE [--append]]: a made-up run's lines as pmuctl stat prints them,
+ * --per-thread's runs: @n threads "prog-1000", "prog-1001", ... made from
+ * @run, each with the counts scaled by its factor (2, 3, 1, ...: not in
+ * order) and the driver's task-clock, context-switches and
+ * cpu-migrations.
+ */
+static void made_up_threads(struct stat_run *runs, int n)
+{
+	static const double factor[] = { 2, 3, 1 };
+
+	for (int r = n - 1; r >= 0; r--) {
+		struct stat_usage u = { 0 };
+		double f = factor[r % 3];
+
+		runs[r] = runs[0];
+		runs[r].per_thread = true;
+		snprintf(runs[r].thread_comm, sizeof(runs[r].thread_comm), "prog");
+		runs[r].thread_tid = 1000 + r;
+		for (int i = 0; i < runs[r].ncounters; i++) {
+			runs[r].counters[i].sum *= f;
+			runs[r].counters[i].sumsq *= f * f;
+		}
+		runs[r].software = 1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
+				   1U << SW_CPU_MIGRATIONS;
+		memset(runs[r].sw_sum, 0, sizeof(runs[r].sw_sum));
+		memset(runs[r].sw_sumsq, 0, sizeof(runs[r].sw_sumsq));
+		u.value[SW_TASK_CLOCK] = 0.25 * f;
+		u.value[SW_CONTEXT_SWITCHES] = 4 * f;
+		u.value[SW_CPU_MIGRATIONS] = 3 - f;
+		stat_counts_add_software(&runs[r], &u);
+	}
+}
+
+/*
+ * --per-thread, as perf orders it: event by event, each event's threads
+ * from the largest count down; every line starts with its thread.
+ */
+static void test_per_thread(void)
+{
+	struct stat_run runs[3];
+	char *buf = NULL, line[256], want[64];
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	static const int by_count[] = { 1001, 1000, 1002 }, by_migrations[] = { 1002, 1000, 1001 };
+	bool order = true;
+
+	if (!out)
+		abort();
+	made_up_run(&runs[0], 1);
+	runs[0].ncounters = 1;
+	runs[0].nunsupported = 0;
+	made_up_threads(runs, 3);
+	stat_print_separated(out, runs, 3, ",");
+	fclose(out);
+	/* task-clock, context-switches: 3 lines each; cpu-migrations; cycles. */
+	for (int k = 0; k < 12; k++) {
+		int tid = k >= 6 && k < 9 ? by_migrations[k % 3] : by_count[k % 3];
+
+		snprintf(want, sizeof(want), "prog-%d,", tid);
+		order &= !strncmp(line_of(buf, k, line, sizeof(line)), want, strlen(want));
+	}
+	line_of(buf, 12, line, sizeof(line));
+	tap_check(order && (!line[0] || !strcmp(line, "(no such line)")),
+		  "--per-thread -x,: event by event, each thread's line from the largest count down",
+		  "%s", buf);
+	free(buf);
+}
+
+/*
+ * --print FORMAT [-I] [-A | --per-thread] [--metric-only] [--software]
+ * [--no-metrics] [-o FILE [--append]]: a made-up run's lines as pmuctl stat prints them,
  * FORMAT one of csv, csv-r, json, json-r, csv-nc, json-nc (counted 0% of
  * the time), table: -I two intervals, each with its header where
- * pmuctl prints one; -A, CPUs 0 and 1; --software, the task-clock and
+ * pmuctl prints one; -A, CPUs 0 and 1; --per-thread, threads prog-1000
+ * to prog-1002 with the driver's software lines; --software, the task-clock and
  * page-faults lines first; --system, -a's cpu-clock, context-switches
  * and page-faults lines first; --no-metrics, cycles alone (no metric); -o,
  * into FILE after its header, as pmuctl stat -o writes it.
@@ -532,7 +602,8 @@ static int print(int argc, char **argv)
 	const char *what = argv[0], *path = NULL, *sep = strncmp(what, "csv", 3) ? NULL : ",";
 	bool json = !strncmp(what, "json", 4), intervals = false, append = false;
 	char *cmd[] = { "prog", NULL };
-	struct stat_run runs[2];
+	struct stat_run runs[3];
+	bool per_thread = false;
 	int n = 1;
 	FILE *out = stdout;
 
@@ -547,6 +618,8 @@ static int print(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-A")) {
 			runs[0].per_cpu = true;
 			n = 2;
+		} else if (!strcmp(argv[i], "--per-thread")) {
+			per_thread = true;
 		} else if (!strcmp(argv[i], "--metric-only")) {
 			runs[0].metric_only = true;
 		} else if (!strcmp(argv[i], "--software")) {
@@ -579,13 +652,17 @@ static int print(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (per_thread) {
+		n = 3;
+		made_up_threads(runs, n);
+	}
 	if (path && !(out = stat_print_output_file(path, append))) {
 		perror(path);
 		return 1;
 	}
 	for (int t = 0; t < (intervals ? 2 : 1); t++) {
 		for (int r = 0; r < n; r++) {
-			if (r)
+			if (r && !per_thread)
 				runs[r] = runs[0];
 			runs[r].line_cpu = r;
 			runs[r].interval = intervals ? 0.1 * (t + 1) : 0;
@@ -619,5 +696,6 @@ int main(int argc, char **argv)
 	test_table();
 	test_metrics();
 	test_groups();
+	test_per_thread();
 	return tap_done();
 }

@@ -24,6 +24,43 @@ void stat_counts_add_counter(struct counter *c, uint64_t value, uint64_t enabled
 	c->sumsq += v * v;
 }
 
+void stat_counts_clear(struct stat_run *run)
+{
+	run->runs = 0;
+	run->time_enabled = run->time_running = 0;
+	run->exec_left = false;
+	for (int i = 0; i < run->ncounters; i++) {
+		struct counter *c = &run->counters[i];
+
+		c->sum = c->sumsq = 0;
+		c->time_enabled = c->time_running = 0;
+		c->missed = false;
+	}
+}
+
+/* What --per-thread's lines of counter @i (software -1 - @i) are ordered by. */
+static double order_key(const struct stat_run *run, int i)
+{
+	if (i < 0)
+		return run->sw_sum[-1 - i];
+	return run->counters[i].missed ? -1.0 : run->counters[i].sum;
+}
+
+void stat_counts_order(const struct stat_run *runs, int n, int i, int *order)
+{
+	for (int r = 0; r < n; r++) {
+		int k = r;
+
+		/* Insertion: stable, and the threads are a few hundred at most. */
+		while (runs[0].per_thread && k > 0 &&
+		       order_key(&runs[order[k - 1]], i) < order_key(&runs[r], i)) {
+			order[k] = order[k - 1];
+			k--;
+		}
+		order[k] = r;
+	}
+}
+
 static void slot_sub(struct armpmu_slot *a, const struct armpmu_slot *b)
 {
 	a->value -= b->value;

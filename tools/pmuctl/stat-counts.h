@@ -102,6 +102,9 @@ struct stat_run {
 	double interval;	/* -I: seconds since the start; 0: not -I */
 	bool per_cpu;		/* -A: the lines are line_cpu's */
 	int line_cpu;
+	bool per_thread;	/* --per-thread: the lines are thread_comm-thread_tid's */
+	char thread_comm[16];
+	int thread_tid;
 	bool metric_only;	/* --metric-only */
 	uint64_t time_enabled, time_running;	/* summed over runs and files */
 	/* --passes: how many runs of the command, and their reference's counts. */
@@ -121,6 +124,19 @@ struct stat_sample {
 	uint64_t time_enabled, time_running;	/* the files' */
 	struct armpmu_slot slot[MAX_EVENTS];
 };
+
+/*
+ * @run emptied of counts, runs and times, its counters and what it
+ * counts kept: the start of -I's, -A's and --per-thread's runs.
+ */
+void stat_counts_clear(struct stat_run *run);
+/*
+ * The order to print @n runs' lines of one count in: counter @i (or, @i
+ * negative, software count -1 - @i) in @order. As given, but with
+ * --per-thread (per_thread) from the largest count down, as perf orders
+ * threads, ties in the given order.
+ */
+void stat_counts_order(const struct stat_run *runs, int n, int i, int *order);
 
 /* @s less @before, slot by slot: an interval's counts. */
 void stat_counts_sub(struct stat_sample *s, const struct stat_sample *before);

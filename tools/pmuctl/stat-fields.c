@@ -82,9 +82,11 @@ static void emit(FILE *out, const struct line *l, const char *sep)
 }
 
 /* A count's line, then one for each further metric of it that came out. */
-static void count_lines(FILE *out, const struct stat_run *run, const struct counter *c,
-			const char *sep)
+static void count_lines(const struct stat_print_lines *p, const struct stat_run *run,
+			const struct counter *c)
 {
+	FILE *out = p->out;
+	const char *sep = p->sep;
 	char value[40];
 	struct line l = {
 		.run = run, .value = value, .event = c->name, .variance = run->runs > 1,
@@ -111,28 +113,26 @@ static void count_lines(FILE *out, const struct stat_run *run, const struct coun
 		emit(out, &l, sep);
 }
 
-static void software_fields(FILE *out, const struct stat_run *run, const char *sep)
+/* Software count @sw's line of @run. */
+static void software_fields(const struct stat_print_lines *p, const struct stat_run *run,
+			    enum stat_software sw)
 {
+	FILE *out = p->out;
+	const char *sep = p->sep;
 	char value[40];
+	struct line l = {
+		.run = run, .value = value, .variance = run->runs > 1, .pcnt = 100,
+		.event = stat_events_software_name(sw), .rsd = stat_counts_software_rsd(run, sw),
+		.runtime = (unsigned long long)(stat_counts_software(run, stat_print_clock(run)) *
+						1e6),
+		.metric_digits = 3,
+	};
 
-	for (int sw = 0; sw < SW_COUNT; sw++) {
-		struct line l = {
-			.run = run, .value = value, .variance = run->runs > 1, .pcnt = 100,
-			.event = stat_events_software_name((enum stat_software)sw),
-			.rsd = stat_counts_software_rsd(run, (enum stat_software)sw),
-			.runtime = (unsigned long long)(stat_counts_software(run, stat_print_clock(run)) *
-							1e6),
-			.metric_digits = 3,
-		};
-
-		if (!(run->software & (1U << sw)))
-			continue;
-		l.metric_unit = stat_print_software_line(run, (enum stat_software)sw, value, sizeof(value),
-					      &l.unit, &l.metric_value);
-		if (!sep)
-			snprintf(value, sizeof(value), "%f", stat_counts_software(run, (enum stat_software)sw));
-		emit(out, &l, sep);
-	}
+	l.metric_unit = stat_print_software_line(run, sw, value, sizeof(value), &l.unit,
+						 &l.metric_value);
+	if (!sep)
+		snprintf(value, sizeof(value), "%f", stat_counts_software(run, sw));
+	emit(out, &l, sep);
 }
 
 static void fields(FILE *out, const struct stat_run *runs, int n, const char *sep)
@@ -141,10 +141,11 @@ static void fields(FILE *out, const struct stat_run *runs, int n, const char *se
 		stat_print_metric_only(out, runs, n, sep ? STAT_CSV : STAT_JSON, sep);
 		return;
 	}
-	software_fields(out, &runs[0], sep);
-	for (int i = 0; i < runs[0].ncounters; i++)
-		for (int r = 0; r < n; r++)
-			count_lines(out, &runs[r], &runs[r].counters[i], sep);
+	const struct stat_print_lines p = {
+		.software = software_fields, .count = count_lines, .out = out, .sep = sep,
+	};
+
+	stat_print_each(&p, runs, n);
 	/* The default events the core lacks: perf's "<not supported>" lines. */
 	for (int i = 0; i < runs[0].nunsupported; i++)
 		for (int r = 0; r < n; r++) {

@@ -56,6 +56,9 @@ static void usage(void)
 	       "                      needs CAP_PERFMON or CAP_SYS_ADMIN\n"
 	       "  -a, --all-cpus      the same on every CPU\n"
 	       "  -A, --no-aggr       with -C or -a: each CPU's counts on lines of their own\n"
+	       "      --per-thread    with a command, -p or -t: each thread's counts on lines\n"
+	       "                      of their own, named COMM-TID as perf names them, exited\n"
+	       "                      threads included (not with more events than counters)\n"
 	       "  -o, --output FILE   write the counts to FILE, after perf's \"# started on\"\n"
 	       "      --append        append to -o's FILE\n"
 	       "      --passes        more events than counters, exactly: run COMMAND once per\n"
@@ -69,13 +72,12 @@ static void usage(void)
 	printf("\nMore events than the core has counters take turns on them (multiplexed, as\n"
 	       "perf does): each count is scaled to the whole time, with its share of it;\n"
 	       "--passes counts them exactly instead. A group larger than the counters is\n"
-	       "refused. :p (precise\n"
-	       "sampling) and :G, :H (KVM guest, host) are refused: armpmu counts, it does\n"
-	       "not sample. Where the threads ran but their counters could not be loaded\n"
-	       "(a whole-CPU counter or perf held the PMU) they were not counted: each count\n"
-	       "is then scaled up to the whole time as perf scales it, followed by the share\n"
-	       "of the time counted; counts of none of it, and counts that cannot be\n"
-	       "trusted, are <not counted>.\n"
+	       "refused. :p (precise sampling) and :G, :H (KVM guest, host) are refused:\n"
+	       "armpmu counts, it does not sample. Where the threads ran but their counters\n"
+	       "could not be loaded (a whole-CPU counter or perf held the PMU) they were not\n"
+	       "counted: each count is then scaled up to the whole time as perf scales it,\n"
+	       "followed by the share of the time counted; counts of none of it, and counts\n"
+	       "that cannot be trusted, are <not counted>.\n"
 	       "Exit status: COMMAND's (128+N if killed by signal N), or with -p 0; 127\n"
 	       "if COMMAND was not found, 126 if it could not be executed (no counts\n"
 	       "then); 1 if pmuctl failed or the counts are not trustworthy, or with\n"
@@ -186,11 +188,29 @@ static int parse_group(const char *arg, struct stat_events *ev)
 	return 0;
 }
 
+/* --per-thread's refusals: 0, or the usage error's status. */
+static int per_thread_options(const struct stat_options *o, const struct stat_run *run,
+			      const struct stat_events *ev)
+{
+	if (!o->per_thread)
+		return 0;
+	if (run->target != TARGET_COMMAND && run->target != TARGET_PROCESS)
+		return usage_error("--per-thread counts threads (a command, -p, -t): not with -C or -a");
+	if (o->repeat != 1 || o->interval_ms || o->passes)
+		return usage_error("--per-thread prints one run's threads at its end: no -r, -I or --passes");
+	if (run->metric_only)
+		return usage_error("--per-thread prints counts: not with --metric-only");
+	if (ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
+			     1U << SW_CPU_MIGRATIONS))
+		return usage_error("--per-thread: the driver counts task-clock, context-switches and cpu-migrations per thread; page faults have no per-thread source");
+	return 0;
+}
+
 /* Returns 0 to go on, or the exit status of a usage error. */
 int stat_options_parse(int argc, char **argv, struct stat_options *o, struct stat_run *run,
 		       struct stat_events *ev)
 {
-	enum { OPT_APPEND = 256, OPT_METRIC_ONLY, OPT_NO_CALIBRATE, OPT_PASSES };
+	enum { OPT_APPEND = 256, OPT_METRIC_ONLY, OPT_NO_CALIBRATE, OPT_PASSES, OPT_PER_THREAD };
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "metrics", required_argument, NULL, 'M' },
@@ -209,6 +229,7 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		{ "metric-only", no_argument, NULL, OPT_METRIC_ONLY },
 		{ "no-calibrate", no_argument, NULL, OPT_NO_CALIBRATE },
 		{ "passes", no_argument, NULL, OPT_PASSES },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -276,6 +297,9 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		case OPT_PASSES:
 			o->passes = true;
 			break;
+		case OPT_PER_THREAD:
+			o->per_thread = true;
+			break;
 		case OPT_NO_CALIBRATE:
 			/* Nothing is calibrated any more: kept for old scripts. */
 			break;
@@ -306,6 +330,9 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		return usage_error("--passes runs the command once per set of events: not with -p, -t, -C or -a");
 	if (o->passes && (o->repeat != 1 || o->interval_ms || o->delay_ms))
 		return usage_error("--passes runs the command once per set of events: no -r, -I or -D");
+	ret = per_thread_options(o, run, ev);
+	if (ret)
+		return ret;
 	if (o->sep && o->json)
 		return usage_error("-x and --json do not go together");
 	if (o->append && !o->output)
@@ -330,7 +357,8 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		return usage_error("-p, -t: page faults are measured from a command's resource usage or the system's; of perf's software events the driver counts task-clock, context-switches and cpu-migrations of threads");
 	if (ev->software && o->no_aggr)
 		return usage_error("software events are measured for all the CPUs together: not with -A");
-	if (ev->software && o->interval_ms)
-		return usage_error("software events (task-clock, ...) are measured at the command's end: not with -I");
+	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
+			      1U << SW_CPU_MIGRATIONS)) && o->interval_ms)
+		return usage_error("-I: page faults are measured at the command's end; of perf's software events the driver counts task-clock, context-switches and cpu-migrations at every interval");
 	return 0;
 }

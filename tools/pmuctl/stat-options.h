@@ -20,6 +20,7 @@ struct stat_options {
 	int interval_ms;	/* -I, or 0 */
 	int delay_ms;		/* -D, or 0 */
 	bool passes;		/* --passes: a run of the command per set of events that fits */
+	bool per_thread;	/* --per-thread: a line per thread and event */
 };
 
 /*

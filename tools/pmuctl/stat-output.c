@@ -56,6 +56,14 @@ void stat_print_prefix(FILE *out, const struct stat_run *run, enum stat_format f
 		else
 			fprintf(out, "CPU%-7d", run->line_cpu);
 	}
+	if (run->per_thread) {
+		if (f == STAT_JSON)
+			fprintf(out, "\"thread\" : \"%s-%d\", ", run->thread_comm, run->thread_tid);
+		else if (f == STAT_CSV)
+			fprintf(out, "%s-%d%s", run->thread_comm, run->thread_tid, sep);
+		else
+			fprintf(out, "%16s-%-8d", run->thread_comm, run->thread_tid);
+	}
 }
 
 /* ---- the table ---- */
@@ -64,7 +72,7 @@ void stat_print_prefix(FILE *out, const struct stat_run *run, enum stat_format f
 static void table_prefix(FILE *out, const struct stat_run *run)
 {
 	stat_print_prefix(out, run, STAT_TABLE, NULL);
-	if (run->interval > 0 || run->per_cpu)
+	if (run->interval > 0 || run->per_cpu || run->per_thread)
 		fputc(' ', out);
 }
 
@@ -156,8 +164,10 @@ static void table_line(FILE *out, const struct stat_run *run, const struct count
 }
 
 /* A count, its first metric beside it and any further one below. */
-static void print_counter_lines(FILE *out, const struct stat_run *run, const struct counter *c)
+static void print_counter_lines(const struct stat_print_lines *p, const struct stat_run *run,
+				const struct counter *c)
 {
+	FILE *out = p->out;
 	const struct stat_metric *m;
 	bool first = true;
 	char metric[80];
@@ -355,27 +365,25 @@ const char *stat_print_software_line(const struct stat_run *run, enum stat_softw
 	return "/sec";
 }
 
-static void software_table(FILE *out, const struct stat_run *run)
+/* Software count @sw's line of @run. */
+static void software_line(const struct stat_print_lines *p, const struct stat_run *run,
+			  enum stat_software sw)
 {
+	FILE *out = p->out;
 	char value[40], note[80];
 	const char *unit, *munit;
 	double metric;
 
-	for (int sw = 0; sw < SW_COUNT; sw++) {
-		if (!(run->software & (1U << sw)))
-			continue;
-		munit = stat_print_software_line(run, (enum stat_software)sw, value, sizeof(value),
-						 &unit, &metric);
-		note[0] = '\0';
-		if (munit)
-			snprintf(note, sizeof(note), " # %8.3f %s", metric, munit);
-		if (run->runs > 1)
-			snprintf(note + strlen(note), sizeof(note) - strlen(note), "  ( +- %5.2f%% )",
-				 stat_counts_software_rsd(run, (enum stat_software)sw));
-		table_prefix(out, run);
-		fprintf(out, "%18s %-4s %-*s%s\n", value, unit, note[0] ? NAME_WIDTH : 0,
-			stat_events_software_name((enum stat_software)sw), note);
-	}
+	munit = stat_print_software_line(run, sw, value, sizeof(value), &unit, &metric);
+	note[0] = '\0';
+	if (munit)
+		snprintf(note, sizeof(note), " # %8.3f %s", metric, munit);
+	if (run->runs > 1)
+		snprintf(note + strlen(note), sizeof(note) - strlen(note), "  ( +- %5.2f%% )",
+			 stat_counts_software_rsd(run, sw));
+	table_prefix(out, run);
+	fprintf(out, "%18s %-4s %-*s%s\n", value, unit, note[0] ? NAME_WIDTH : 0,
+		stat_events_software_name(sw), note);
 }
 
 /* The elapsed time, and (one run of a command) its user and system seconds. */
@@ -398,13 +406,32 @@ static void elapsed_lines(FILE *out, const struct stat_run *run)
 		fprintf(out, " %17.9f seconds user\n %17.9f seconds sys\n\n\n", run->user, run->sys);
 }
 
-/* Counter @i's lines in each of @n runs (-A: one per CPU), perf's order. */
+void stat_print_each(const struct stat_print_lines *p, const struct stat_run *runs, int n)
+{
+	int order[n];
+
+	for (int sw = 0; sw < SW_COUNT; sw++) {
+		if (!(runs[0].software & (1U << sw)))
+			continue;
+		stat_counts_order(runs, n, -1 - sw, order);
+		for (int r = 0; r < (runs[0].per_thread ? n : 1); r++)
+			p->software(p, &runs[order[r]], (enum stat_software)sw);
+	}
+	for (int i = 0; i < runs[0].ncounters; i++) {
+		stat_counts_order(runs, n, i, order);
+		for (int r = 0; r < n; r++)
+			p->count(p, &runs[order[r]], &runs[order[r]].counters[i]);
+	}
+}
+
+/* The table's lines of @n runs (-A: one per CPU), perf's order. */
 static void table_lines(FILE *out, const struct stat_run *runs, int n)
 {
-	software_table(out, &runs[0]);
-	for (int i = 0; i < runs[0].ncounters; i++)
-		for (int r = 0; r < n; r++)
-			print_counter_lines(out, &runs[r], &runs[r].counters[i]);
+	const struct stat_print_lines p = {
+		.software = software_line, .count = print_counter_lines, .out = out,
+	};
+
+	stat_print_each(&p, runs, n);
 	for (int i = 0; i < runs[0].nunsupported; i++)
 		for (int r = 0; r < n; r++) {
 			table_prefix(out, &runs[r]);

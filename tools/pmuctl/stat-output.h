@@ -68,6 +68,21 @@ void stat_print_prefix(FILE *out, const struct stat_run *run, enum stat_format f
  */
 void stat_print_metric_only(FILE *out, const struct stat_run *runs, int n, enum stat_format f,
 			    const char *sep);
+/* A format's printers of one line: a software count's, and a counter's (with its metrics). */
+struct stat_print_lines {
+	void (*software)(const struct stat_print_lines *p, const struct stat_run *run,
+			 enum stat_software sw);
+	void (*count)(const struct stat_print_lines *p, const struct stat_run *run,
+		      const struct counter *c);
+	FILE *out;
+	const char *sep;	/* -x's, or NULL */
+};
+/*
+ * @p's lines of @n runs in perf's order: the software lines (one run's, or
+ * with --per-thread each thread's), then each counter's in every run;
+ * with --per-thread each line's threads from the largest count down.
+ */
+void stat_print_each(const struct stat_print_lines *p, const struct stat_run *runs, int n);
 /* The clock the software lines' rates are of: a command's task-clock, -a's cpu-clock. */
 enum stat_software stat_print_clock(const struct stat_run *run);
 /*

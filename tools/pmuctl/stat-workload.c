@@ -247,3 +247,68 @@ void stat_workload_abandon(struct stat_workload *w)
 	while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
 		;
 }
+
+/* ---- -p, -t: running processes ---- */
+
+static volatile sig_atomic_t got_sigint;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	got_sigint = 1;
+}
+
+int stat_workload_wait_targets(struct stat_run *run, int tick_ms, void (*tick)(void *),
+			       void *arg)
+{
+	struct sigaction sa = { .sa_handler = on_sigint };
+	struct pollfd pfd[MAX_TARGETS];
+	struct timespec period = { .tv_nsec = (tick ? tick_ms : 100) * 1000000L };
+	sigset_t block, during;
+	int n = run->npid_list, left, ret = 0;
+	bool polled = tick != NULL;
+
+	for (int i = 0; i < n; i++) {
+		pfd[i] = (struct pollfd){ .events = POLLIN };
+		pfd[i].fd = (int)syscall(SYS_pidfd_open, run->pid_list[i], 0);
+		if (pfd[i].fd < 0 && !run->tids) {
+			ret = fail("cannot watch process %d: %s", (int)run->pid_list[i], strerror(errno));
+			n = i;
+			goto close;
+		}
+		polled |= pfd[i].fd < 0;
+	}
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigprocmask(SIG_BLOCK, &block, &during);
+	sigdelset(&during, SIGINT);
+	sigaction(SIGINT, &sa, NULL);
+	while (!got_sigint) {
+		left = 0;
+		for (int i = 0; i < n; i++) {
+			if (pfd[i].fd < 0 && kill(run->pid_list[i], 0) && errno == ESRCH)
+				pfd[i].fd = -2;	/* gone */
+			left += pfd[i].fd >= 0 || (pfd[i].fd == -1);
+			if (pfd[i].fd >= 0 && (pfd[i].revents & POLLIN)) {
+				close(pfd[i].fd);
+				pfd[i].fd = -2;
+				left--;
+			}
+		}
+		if (!left)
+			break;
+		if (tick)
+			tick(arg);
+		if (ppoll(pfd, (nfds_t)n, polled ? &period : NULL, &during) < 0 && errno != EINTR) {
+			ret = fail("cannot watch the processes: %s", strerror(errno));
+			break;
+		}
+	}
+	run->interrupted = got_sigint;
+	sigprocmask(SIG_UNBLOCK, &block, NULL);
+close:
+	for (int i = 0; i < n; i++)
+		if (pfd[i].fd >= 0)
+			close(pfd[i].fd);
+	return ret;
+}

@@ -50,4 +50,15 @@ int stat_workload_finish(struct stat_workload *w, int *status, int *signal, stru
 /* Kills a held child that will not be released. */
 void stat_workload_abandon(struct stat_workload *w);
 
+/*
+ * -p, -t: waits for every process (-t: thread) of run->pid_list to exit,
+ * or for SIGINT (run->interrupted then): SIGINT is blocked but while
+ * waiting, so that it cannot slip in between the check and the wait. A
+ * process is watched through a pidfd; a thread that leads no process has
+ * none, and is looked for every 100 ms. With @tick, @tick(@arg) is called
+ * every @tick_ms too. Returns 0, or the exit status, said.
+ */
+int stat_workload_wait_targets(struct stat_run *run, int tick_ms, void (*tick)(void *),
+			       void *arg);
+
 #endif /* PMUCTL_STAT_WORKLOAD_H */

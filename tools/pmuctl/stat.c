@@ -37,6 +37,7 @@
 #include "stat-output.h"
 #include "stat-passes.h"
 #include "stat-system.h"
+#include "stat-threads.h"
 #include "stat-workload.h"
 
 static const char *const default_events[] = { "cycles", "instructions" };
@@ -50,6 +51,7 @@ struct measurement {
 	bool workload_failed;		/* the command could not be executed: no counts */
 	struct stat_passes *passes;	/* --passes: the plan (the merged run points into it) */
 	bool passes_differ;		/* --passes: the reference's counts differ */
+	struct stat_threads threads;	/* --per-thread: the threads' counts */
 	const struct stat_options *o;
 	FILE *out;
 	char **cmd;
@@ -102,16 +104,7 @@ static int make_runs(const struct measurement *m, const struct stat_files *files
 		struct stat_sample d = counts[r];
 
 		runs[r] = m->run;
-		runs[r].runs = 0;
-		runs[r].time_enabled = runs[r].time_running = 0;
-		runs[r].exec_left = false;
-		for (int i = 0; i < runs[r].ncounters; i++) {
-			struct counter *c = &runs[r].counters[i];
-
-			c->sum = c->sumsq = 0;
-			c->time_enabled = c->time_running = 0;
-			c->missed = false;
-		}
+		stat_counts_clear(&runs[r]);
 		if (before)
 			stat_counts_sub(&d, &before[r]);
 		stat_counts_add(&runs[r], &d);
@@ -143,6 +136,7 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 	struct stat_sample *now_c = calloc((size_t)n, sizeof(*now_c));
 	struct stat_sample *before = calloc((size_t)n, sizeof(*before));
 	struct stat_run *runs = calloc((size_t)n, sizeof(*runs));
+	struct armpmu_threads totals = { 0 }, totals_now;
 	double next = t0;
 	bool ended = false;
 
@@ -162,6 +156,15 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 			say("the counters were taken or reset during the run: later intervals not trustworthy");
 		}
 		make_runs(m, files, now_c, before, runs);
+		/* A command's driver-counted software lines, this interval's. */
+		if (m->run.software && task_mode(&m->run)) {
+			struct stat_usage u = { 0 };
+
+			if (stat_threads_software(files, &totals, &totals_now, m->run.software, &u))
+				m->run.software = runs[0].software = 0;
+			stat_counts_add_software(&runs[0], &u);
+			totals = totals_now;
+		}
 		for (int r = 0; r < n; r++) {
 			runs[r].interval = t - t0;
 			runs[r].elapsed = t - (next - m->o->interval_ms / 1e3);
@@ -179,9 +182,6 @@ out:
 	free(runs);
 }
 
-/* The software events the driver counts for task-mode files. */
-#define DRIVER_SOFTWARE	(1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES | 1U << SW_CPU_MIGRATIONS)
-
 /*
  * Software events from the driver, which sees every switch of the counted
  * threads: @from of them (a command's cpu-migrations; -p and -t's
@@ -191,21 +191,11 @@ out:
 static void driver_software(struct measurement *m, const struct stat_files *files,
 			    struct stat_usage *usage, unsigned int from)
 {
-	struct armpmu_threads th;
+	struct armpmu_threads now;
 
 	from &= m->run.software;
-	if (!from)
-		return;
-	if (stat_files_thread_totals(files, &th)) {
+	if (from && stat_threads_software(files, NULL, &now, from, usage))
 		m->run.software &= ~from;
-		return;
-	}
-	if (from & 1U << SW_TASK_CLOCK)
-		usage->value[SW_TASK_CLOCK] = (double)th.task_clock / 1e6;
-	if (from & 1U << SW_CONTEXT_SWITCHES)
-		usage->value[SW_CONTEXT_SWITCHES] = (double)th.switches;
-	if (from & 1U << SW_CPU_MIGRATIONS)
-		usage->value[SW_CPU_MIGRATIONS] = (double)th.migrations;
 }
 
 /*
@@ -231,6 +221,8 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 		files = &task_files;
 		ret = stat_files_open_command(files, m->command.pid, !delayed, &m->events, &m->run);
 	}
+	if (!ret && m->o->per_thread)
+		ret = stat_threads_check(&m->run);
 	if (!ret && (err = stat_files_each(files, pmudev_reset)))
 		ret = fail("cannot reset the counters: %s", pmudev_strerror(err));
 	if (!ret && !delayed && (err = stat_files_each(files, pmudev_start))) {
@@ -259,6 +251,10 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 	}
 	if (m->o->interval_ms)
 		print_intervals(m, files, *t0);
+	if (m->o->per_thread) {
+		m->threads.files = files;
+		stat_threads_follow(&m->threads, &m->command);
+	}
 	ret = stat_workload_finish(&m->command, &m->run.status, &m->run.signal, &usage);
 	stat_files_each(files, pmudev_stop);
 	system = system && !stat_system_read(&sys_after);
@@ -271,6 +267,8 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 		stat_counts_add_usage(&m->run, &usage);
 	}
 	err = read_counts(m, files, counts);
+	if (m->o->per_thread)
+		stat_threads_look(&m->threads);
 	if (err == -EIO)
 		m->run.disturbed = true;
 	else if (err)
@@ -305,72 +303,6 @@ static int run_once(struct measurement *m, struct stat_sample *counts)
 
 /* ---- -p PID ---- */
 
-static volatile sig_atomic_t got_sigint;
-
-static void on_sigint(int sig)
-{
-	(void)sig;
-	got_sigint = 1;
-}
-
-/*
- * Waits for every process (-t: thread) of run->pid_list to exit, or for
- * SIGINT: SIGINT is blocked but while waiting, so that it cannot slip in
- * between the check and the wait. A process is watched through a pidfd; a
- * thread that leads no process has none, and is looked for every 100 ms.
- */
-static int wait_targets(struct stat_run *run)
-{
-	struct sigaction sa = { .sa_handler = on_sigint };
-	struct pollfd pfd[MAX_TARGETS];
-	struct timespec tick = { .tv_nsec = 100000000 };
-	sigset_t block, during;
-	int n = run->npid_list, left, ret = 0;
-	bool polled = false;
-
-	for (int i = 0; i < n; i++) {
-		pfd[i] = (struct pollfd){ .events = POLLIN };
-		pfd[i].fd = (int)syscall(SYS_pidfd_open, run->pid_list[i], 0);
-		if (pfd[i].fd < 0 && !run->tids) {
-			ret = fail("cannot watch process %d: %s", (int)run->pid_list[i], strerror(errno));
-			n = i;
-			goto close;
-		}
-		polled |= pfd[i].fd < 0;
-	}
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigprocmask(SIG_BLOCK, &block, &during);
-	sigdelset(&during, SIGINT);
-	sigaction(SIGINT, &sa, NULL);
-	while (!got_sigint) {
-		left = 0;
-		for (int i = 0; i < n; i++) {
-			if (pfd[i].fd < 0 && kill(run->pid_list[i], 0) && errno == ESRCH)
-				pfd[i].fd = -2;	/* gone */
-			left += pfd[i].fd >= 0 || (pfd[i].fd == -1);
-			if (pfd[i].fd >= 0 && (pfd[i].revents & POLLIN)) {
-				close(pfd[i].fd);
-				pfd[i].fd = -2;
-				left--;
-			}
-		}
-		if (!left)
-			break;
-		if (ppoll(pfd, (nfds_t)n, polled ? &tick : NULL, &during) < 0 && errno != EINTR) {
-			ret = fail("cannot watch the processes: %s", strerror(errno));
-			break;
-		}
-	}
-	run->interrupted = got_sigint;
-	sigprocmask(SIG_UNBLOCK, &block, NULL);
-close:
-	for (int i = 0; i < n; i++)
-		if (pfd[i].fd >= 0)
-			close(pfd[i].fd);
-	return ret;
-}
-
 /*
  * Counts the threads of -p's processes (or -t's threads) from now until
  * they exit or SIGINT: each existing thread gets a file, and with FOLLOW
@@ -385,6 +317,8 @@ static int count_process(struct measurement *m)
 	int ret, err;
 
 	ret = stat_files_open_process(&m->files, &m->events, &m->run);
+	if (!ret && m->o->per_thread)
+		ret = stat_threads_check(&m->run);
 	if (ret)
 		return ret;
 	err = stat_files_each(&m->files, pmudev_reset);
@@ -392,15 +326,21 @@ static int count_process(struct measurement *m)
 	if (err)
 		return fail("cannot start the counters: %s", pmudev_strerror(err));
 	t0 = now();
-	ret = wait_targets(&m->run);
+	m->threads.files = &m->files;
+	if (m->o->per_thread)
+		stat_threads_look(&m->threads);
+	ret = stat_workload_wait_targets(&m->run, STAT_THREADS_LOOK_MS,
+					 m->o->per_thread ? stat_threads_look : NULL, &m->threads);
 	stat_files_each(&m->files, pmudev_stop);
+	if (m->o->per_thread)
+		stat_threads_look(&m->threads);
 	stat_counts_add_elapsed(&m->run, now() - t0);
 	err = stat_files_read(&m->files, &counts);
 	if (err == -EIO)
 		m->run.disturbed = true;
 	else if (err)
 		return fail("cannot read the counters: %s", pmudev_strerror(err));
-	driver_software(m, &m->files, &usage, DRIVER_SOFTWARE);
+	driver_software(m, &m->files, &usage, STAT_THREADS_SOFTWARE);
 	stat_counts_add_software(&m->run, &usage);
 	stat_counts_add(&m->run, &counts);
 	return ret;
@@ -478,7 +418,13 @@ static void print(struct measurement *m, const struct stat_sample *last)
 	struct stat_run *runs = &m->run;
 	int n = 1;
 
-	if (m->o->no_aggr && last && (runs = calloc((size_t)m->files.n, sizeof(*runs)))) {
+	if (m->o->per_thread) {
+		n = stat_threads_runs(&m->threads, &m->run, &runs);
+		if (n < 0) {
+			say("out of memory: no counts per thread");
+			return;
+		}
+	} else if (m->o->no_aggr && last && (runs = calloc((size_t)m->files.n, sizeof(*runs)))) {
 		n = make_runs(m, &m->files, last, NULL, runs);
 		for (int r = 0; r < n; r++) {
 			runs[r].elapsed = m->run.elapsed;
@@ -488,12 +434,25 @@ static void print(struct measurement *m, const struct stat_sample *last)
 	} else if (!runs) {
 		runs = &m->run;
 	}
-	if (!m->o->interval_ms)
+	if (!m->o->interval_ms && n)
 		print_runs(m, runs, n);
+	if (m->o->per_thread)
+		stat_threads_notes(&m->threads);
 	if (m->o->json || m->o->sep || m->o->interval_ms)
 		stat_print_stderr_notes(&m->run, m->cmd[0]);
 	if (runs != &m->run)
 		free(runs);
+}
+
+/* --per-thread: whether the threads' counts were read: 0, or said and EXIT_FAILURE. */
+static int threads_read(const struct measurement *m)
+{
+	if (m->threads.err)
+		return fail("--per-thread: cannot read the threads' counts: %s",
+			    pmudev_strerror(m->threads.err));
+	if (m->threads.no_slots)
+		return fail("--per-thread: the file was multiplexed: armpmu kept no per-thread event counts");
+	return 0;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -504,6 +463,7 @@ int cmd_stat(int argc, char **argv)
 	int ret;
 
 	m.o = &o;
+	m.threads.run = &m.run;
 	ret = stat_options_parse(argc, argv, &o, &m.run, &m.events);
 	if (ret)
 		return ret;
@@ -516,6 +476,9 @@ int cmd_stat(int argc, char **argv)
 		if (m.run.target == TARGET_COMMAND && !o.interval_ms && !o.delay_ms)
 			m.events.software = 1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
 					    1U << SW_CPU_MIGRATIONS | 1U << SW_PAGE_FAULTS;
+		/* -I: those the driver counts, read at each interval's end. */
+		if (m.run.target == TARGET_COMMAND && o.interval_ms)
+			m.events.software = STAT_THREADS_SOFTWARE;
 		/* -a's, from the CPU files' times and /proc; -C has only cpu-clock. */
 		if (m.run.target == TARGET_ALL_CPUS && !o.interval_ms && !o.delay_ms && !o.no_aggr)
 			m.events.software = 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
@@ -524,7 +487,7 @@ int cmd_stat(int argc, char **argv)
 			m.events.software = 1U << SW_CPU_CLOCK;
 		/* -p, -t: those the driver counts for the threads. */
 		if (m.run.target == TARGET_PROCESS && !o.interval_ms)
-			m.events.software = DRIVER_SOFTWARE;
+			m.events.software = STAT_THREADS_SOFTWARE;
 	}
 	m.run.software = m.events.software;
 	if (m.run.target != TARGET_PROCESS) {
@@ -535,13 +498,16 @@ int cmd_stat(int argc, char **argv)
 	if (o.output && !(m.out = stat_print_output_file(o.output, o.append)))
 		return fail("%s: %s", o.output, strerror(errno));
 	ret = measure(&m, &last);
-	if (m.run.runs && !m.workload_failed) {
+	if (!ret && o.per_thread && m.run.runs && !m.workload_failed)
+		ret = threads_read(&m);
+	if (!ret && m.run.runs && !m.workload_failed) {
 		print(&m, last);
 		ret = m.run.status ? m.run.status :
 		      m.run.disturbed || m.passes_differ ? EXIT_FAILURE : ret;
 	}
 	free(last);
 	free(m.passes);
+	stat_threads_free(&m.threads);
 	stat_files_close(&m.files);
 	if (m.out != stderr)
 		fclose(m.out);
