@@ -392,7 +392,7 @@ expect 2 "no metric group 'nope'" "an unknown group is a usage error" pmuctl sta
 expect 1 "-M stall: this $core does not implement STALL_FRONTEND, STALL_BACKEND" \
 	"-M stall is refused, naming the core and the events it lacks" pmuctl stat -M stall -- true
 if [ "$counters" = 4 ]; then
-	expect 0 '^ +(<not counted>|[0-9,]+) +L2D_CACHE_REFILL( +\([0-9.]+%\))?$' \
+	expect 0 '^ +(<not counted>|[0-9,]+) +L2D_CACHE_REFILL(:[uk])?( +#.*)?( +\([0-9.]+%\))?$' \
 		"-M cache, too large for $counters counters, is multiplexed" pmuctl stat -M cache -- true
 	expect 0 '#  +[0-9]+\.[0-9]{4}  refills per L1D access$' "-M l1d prints refills per access" \
 		pmuctl stat -M l1d -- true
