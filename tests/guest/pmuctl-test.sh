@@ -511,6 +511,9 @@ check "-x,: a line per thread, the thread first, from the largest count down" \
 as_lab pmuctl stat --per-thread -j -e cycles:u -- family $pt_trips named >"$out" 2>&1
 check "-j: a \"thread\" key first in each of the 6 objects" \
 	[ "$(grep -c '^{"thread" : "\(family\|loop-[1-4]\)-[0-9]*", "counter-value" : ' "$out")" = 6 ]
+expect 0 '^ +true-[0-9]+ +[0-9,]+ +cycles:u' \
+	"--per-thread: a command too brief to be seen alive still has its name" \
+	as_lab pmuctl stat --per-thread -e cycles:u -- true
 expect 2 "no per-thread counts of multiplexed events" \
 	"--per-thread with more events than counters is refused, saying why" \
 	pmuctl stat --per-thread -e $too_many -- true

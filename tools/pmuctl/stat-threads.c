@@ -143,6 +143,13 @@ void stat_threads_follow(struct stat_threads *th, struct stat_workload *w)
 	while (!stat_workload_wait(w, STAT_THREADS_LOOK_MS))
 		stat_threads_look(th);
 	stat_threads_look(th);
+	/*
+	 * The command's first thread is not reaped yet, so its tid cannot
+	 * be another's: its name stays readable, even if it exited.
+	 */
+	for (int i = 0; i < th->n; i++)
+		if (th->t[i].tid == w->pid && !strcmp(th->t[i].comm, "?"))
+			read_comm(w->pid, th->t[i].comm);
 }
 
 int stat_threads_runs(const struct stat_threads *th, const struct stat_run *base,
