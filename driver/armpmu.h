@@ -309,7 +309,7 @@ unsigned int armpmu_cpus_usable(void);
 struct armpmu_session *armpmu_cpus_owner(unsigned int cpu);
 int armpmu_cpus_set_owner(unsigned int cpu, struct armpmu_session *s);
 void armpmu_cpus_clear_owner(unsigned int cpu);
-bool armpmu_cpus_owned_here(void);
+bool armpmu_cpus_task_may_load(u32 midr);
 const struct armpmu_caps *armpmu_cpus_caps(unsigned int cpu);
 void armpmu_cpus_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info);
 int armpmu_cpus_info_here(struct armpmu_info *info);

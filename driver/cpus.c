@@ -135,10 +135,16 @@ void armpmu_cpus_clear_owner(unsigned int cpu)
 	WRITE_ONCE(cpus[cpu].owner, NULL);
 }
 
-/* A CPU-mode file owns this CPU's PMU (interrupts off). */
-bool armpmu_cpus_owned_here(void)
+/*
+ * This CPU's PMU may count a task-mode file made on a core @midr: it is
+ * usable, of that core (other cores' events differ), and no CPU-mode file
+ * owns it (an owner counts everything here). Interrupts off.
+ */
+bool armpmu_cpus_task_may_load(u32 midr)
 {
-	return READ_ONCE(cpus[smp_processor_id()].owner);
+	const struct armpmu_cpu *c = &cpus[smp_processor_id()];
+
+	return c->usable && c->caps.midr == midr && !READ_ONCE(c->owner);
 }
 
 /* The capabilities of @cpu, or NULL if it has no usable PMU (yet). */

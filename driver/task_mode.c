@@ -149,7 +149,7 @@ static ktime_t poll_period(void)
  * are taken together, so that a snapshot never shows more time running
  * than enabled. Under the file's count_lock. Returns the time running.
  */
-static u64 take_time(struct task_cpu *tc, u64 now)
+static __always_inline u64 take_time(struct task_cpu *tc, u64 now)
 {
 	struct armpmu_session *s = tc->cur;
 	struct thread_rec *rec = tc->rec;
@@ -212,7 +212,7 @@ static void look(struct task_cpu *tc, u64 now)
  * Count what ran on this CPU since it was loaded, and stop counting here,
  * leaving zeroed counters: none of the thread's counts stay behind.
  */
-static void unload(struct task_cpu *tc, u64 now)
+static __always_inline void unload(struct task_cpu *tc, u64 now)
 {
 	struct armpmu_session *s = tc->cur;
 	u64 ran = take_time(tc, now);
@@ -232,7 +232,7 @@ static void unload(struct task_cpu *tc, u64 now)
  * a context switch as perf counts them) or exits, or stops being counted:
  * save its counts.
  */
-static void switch_out(struct task_cpu *tc, bool switched)
+static __always_inline void switch_out(struct task_cpu *tc, bool switched)
 {
 	struct armpmu_session *s = tc->cur;
 	u64 now = sched_clock();
@@ -271,10 +271,8 @@ static void choose(struct task_cpu *tc, struct armpmu_session *s)
 	tc->total = tc->set_total;
 }
 
-static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
+static __always_inline void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 {
-	const struct armpmu_caps *caps = armpmu_cpus_caps(smp_processor_id());
-
 	/*
 	 * The timer first, so that its cost is not counted as the thread's
 	 * work; if nothing loads, it finds nothing and stops.
@@ -284,8 +282,7 @@ static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 		hrtimer_start(&tc->poll, poll_period(), HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	choose(tc, s);
-	/* A CPU-mode owner counts everything here, and other cores differ. */
-	if (armpmu_cpus_owned_here() || !caps || caps->midr != s->caps->midr ||
+	if (!armpmu_cpus_task_may_load(s->caps->midr) ||
 	    armpmu_counters_load(tc->cfg, &tc->load)) {
 		s->incomplete = true;
 		return;
@@ -313,7 +310,7 @@ static void arrive(struct armpmu_session *s, struct task_link *link,
 }
 
 /* @link's thread is running here: count it, if its file is started. */
-static void switch_in(struct task_cpu *tc, struct task_link *link)
+static __always_inline void switch_in(struct task_cpu *tc, struct task_link *link)
 {
 	struct armpmu_session *s = link->s;
 	u64 now = sched_clock();
