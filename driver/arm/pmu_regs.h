@@ -274,4 +274,13 @@ static inline u32 pmu_read_id_dfr(void)
 	return read_cpuid_ext(CPUID_EXT_DFR0);
 }
 
+/*
+ * The generic timer's counter (CNTVCT) is there: ID_PFR1.GenTimer. Cortex-A8
+ * and A9 have none, and reading it there is an undefined instruction.
+ */
+static inline bool pmu_has_timer_counter(void)
+{
+	return (read_cpuid_ext(CPUID_EXT_PFR1) >> 16) & 0xf;
+}
+
 #endif /* ARMPMU_ARM_PMU_REGS_H */

@@ -273,4 +273,10 @@ static inline u32 pmu_read_id_dfr(void)
 	return lower_32_bits(read_sysreg(id_aa64dfr0_el1));
 }
 
+/* The generic timer's counter: every ARMv8 core has it. */
+static inline bool pmu_has_timer_counter(void)
+{
+	return true;
+}
+
 #endif /* ARMPMU_ARM64_PMU_REGS_H */
