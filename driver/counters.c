@@ -261,25 +261,36 @@ void armpmu_counters_rebase(const struct armpmu_config *cfg, struct armpmu_load 
  * PMCR is left as it is: the caller knows whether counting ends here.
  * With @zero, each counter is zeroed once read (task mode: a thread's
  * counts never stay in a PMU it left; the next load takes its base anew).
+ *
+ * One pass reads each event counter's value and type, after the disable:
+ * a counter someone else took with perf's interrupt was caught before it
+ * (control_disturbed), and one found reprogrammed without it (a user-mode
+ * writer) is enabled again at once, its value left as it was.
  */
 bool armpmu_counters_pause(const struct armpmu_config *cfg, struct armpmu_load *ld,
 			   u64 *total, u64 *also, bool check_enable, bool zero)
 {
 	u32 mask = armpmu_counters_of(cfg);
+	u32 taken;
 
-	if (control_disturbed(cfg, check_enable) || still_ours(cfg) != mask) {
-		armpmu_counters_stop_own(cfg);
-		if (zero)
-			armpmu_counters_clear(cfg);
-		return false;
-	}
+	if (control_disturbed(cfg, check_enable))
+		goto disturbed;
 	pmu_disable(mask);
-	pmu_evcntrs_take(cfg->programmed, ld->now, zero);
+	taken = pmu_evcntrs_take(cfg->programmed, cfg->seen_evtype, ld->now, zero) &
+		cfg->programmed;
+	if (cfg->cycle_filterable &&
+	    pmu_read_evtype(ARMPMU_CYCLE_IDX) != cfg->seen_evtype[ARMPMU_CYCLE_IDX])
+		taken |= ARMPMU_CYCLE_BIT;
+	if (unlikely(taken)) {
+		pmu_enable(taken);
+		goto disturbed;
+	}
 	if (fold(cfg, ld, total, also)) {
 		if (zero)
 			pmu_write_counter(ARMPMU_CYCLE_IDX, 0);
 		return true;
 	}
+disturbed:
 	armpmu_counters_stop_own(cfg);
 	if (zero)
 		armpmu_counters_clear(cfg);

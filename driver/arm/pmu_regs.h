@@ -186,17 +186,25 @@ static __always_inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now,
 	return differ;
 }
 
-/* Each value into @now; with @zero, each counter zeroed once read. */
-static inline void pmu_evcntrs_take(u32 mask, u64 *now, bool zero)
+/*
+ * Each value into @now, and the mask of those whose event type is no
+ * longer @seen; with @zero, each counter whose type is still @seen zeroed
+ * once read.
+ */
+static inline u32 pmu_evcntrs_take(u32 mask, const u32 *seen, u64 *now, bool zero)
 {
+	u32 differ = 0;
 	unsigned int idx;
 
 	for_each_counter(idx, mask) {
 		pmu_evcntr_select(idx);
 		now[idx] = pmxevcntr_read();
-		if (zero)
+		if (pmxevtyper_read() != seen[idx])
+			differ |= BIT(idx);
+		else if (zero)
 			pmxevcntr_write(0);
 	}
+	return differ;
 }
 
 /* Each counter of @mask gets its type from @evtype; with @last, its value read there. */

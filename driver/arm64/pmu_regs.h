@@ -168,7 +168,9 @@ static __always_inline void pmu_evcntr_write(u32 idx, u64 val)
 #define PMU_TAKE_EVCNTR(n)						\
 	case n:								\
 		now[n] = read_sysreg(pmevcntr##n##_el0);		\
-		if (zero && (mask & BIT(n)))				\
+		if (read_sysreg(pmevtyper##n##_el0) != seen[n])		\
+			differ |= BIT(n);				\
+		else if (zero && (mask & BIT(n)))			\
 			write_sysreg(0, pmevcntr##n##_el0);		\
 		fallthrough;
 #define PMU_PROGRAM_EVCNTR(n)						\
@@ -194,10 +196,17 @@ static __always_inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now,
 	return differ;
 }
 
-/* Each value into @now; with @zero, each counter of @mask zeroed once read. */
-static __always_inline void pmu_evcntrs_take(u32 mask, u64 *now, bool zero)
+/*
+ * Each value into @now, and the mask of those whose event type is no
+ * longer @seen (bits outside @mask mean nothing); with @zero, each counter
+ * of @mask whose type is still @seen zeroed once read.
+ */
+static __always_inline u32 pmu_evcntrs_take(u32 mask, const u32 *seen, u64 *now, bool zero)
 {
+	u32 differ = 0;
+
 	PMU_EVCNTR_RUN(mask, PMU_TAKE_EVCNTR);
+	return differ;
 }
 
 /* Each counter of @mask gets its type from @evtype; with @last, its value read there. */
