@@ -202,11 +202,22 @@ void armpmu_counters_stop_own(const struct armpmu_config *cfg)
  * top): a delta that large is the counter moving backwards, reset or
  * rewritten behind our back, and nothing is folded in. Returns false then.
  */
+#define FOLD_EVCNTR(n)							\
+	case n:								\
+		if (mask & BIT(n)) {					\
+			d = (u32)(ld->now[n] - ld->last[n]);		\
+			total[n] += d;					\
+			if (also)					\
+				also[n] += d;				\
+			ld->last[n] = ld->now[n];			\
+		}							\
+		fallthrough;
+
 static __always_inline bool fold(const struct armpmu_config *cfg, struct armpmu_load *ld,
 				 u64 *total, u64 *also)
 {
 	u64 cycles = pmu_read_counter(ARMPMU_CYCLE_IDX);
-	unsigned int idx;
+	u32 mask = cfg->programmed;
 	u64 d;
 
 	if (PMU_CYCLE_MASK == U64_MAX &&
@@ -217,13 +228,7 @@ static __always_inline bool fold(const struct armpmu_config *cfg, struct armpmu_
 	if (also)
 		also[ARMPMU_CYCLE_IDX] += d;
 	ld->last[ARMPMU_CYCLE_IDX] = cycles;
-	for_each_counter(idx, cfg->programmed) {
-		d = (u32)(ld->now[idx] - ld->last[idx]);
-		total[idx] += d;
-		if (also)
-			also[idx] += d;
-		ld->last[idx] = ld->now[idx];
-	}
+	ARMPMU_EVCNTR_RUN(mask, FOLD_EVCNTR);
 	return true;
 }
 

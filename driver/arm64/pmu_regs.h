@@ -139,26 +139,10 @@ static __always_inline void pmu_evcntr_write(u32 idx, u64 val)
 }
 
 /*
- * Runs over the event counters of a mask: one jump into a straight run of
- * accesses from the highest counter of the mask down to counter 0 (a
- * switch whose cases fall through), so that a look pays one dispatch, not
- * one per counter. The counters below the highest that are not in the mask
+ * The runs over the event counters of a mask below are ARMPMU_EVCNTR_RUN's
+ * straight runs. The counters below the highest that are not in the mask
  * are read too (a read changes nothing), never written.
  */
-#define PMU_EVCNTR_CASES_DOWN(C)					\
-	C(30) C(29) C(28) C(27) C(26) C(25) C(24) C(23) C(22) C(21)	\
-	C(20) C(19) C(18) C(17) C(16) C(15) C(14) C(13) C(12) C(11)	\
-	C(10) C(9) C(8) C(7) C(6) C(5) C(4) C(3) C(2) C(1) C(0)
-
-#define PMU_EVCNTR_RUN(mask, C)						\
-	do {								\
-		switch (fls(mask) - 1) {				\
-		PMU_EVCNTR_CASES_DOWN(C)				\
-		default:						\
-			break;						\
-		}							\
-	} while (0)
-
 #define PMU_LOOK_EVCNTR(n)						\
 	case n:								\
 		if (values)						\
@@ -192,7 +176,7 @@ static __always_inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now,
 {
 	u32 differ = 0;
 
-	PMU_EVCNTR_RUN(mask, PMU_LOOK_EVCNTR);
+	ARMPMU_EVCNTR_RUN(mask, PMU_LOOK_EVCNTR);
 	return differ;
 }
 
@@ -205,14 +189,14 @@ static __always_inline u32 pmu_evcntrs_take(u32 mask, const u32 *seen, u64 *now,
 {
 	u32 differ = 0;
 
-	PMU_EVCNTR_RUN(mask, PMU_TAKE_EVCNTR);
+	ARMPMU_EVCNTR_RUN(mask, PMU_TAKE_EVCNTR);
 	return differ;
 }
 
 /* Each counter of @mask gets its type from @evtype; with @last, its value read there. */
 static __always_inline void pmu_evcntrs_program(u32 mask, const u32 *evtype, u64 *last)
 {
-	PMU_EVCNTR_RUN(mask, PMU_PROGRAM_EVCNTR);
+	ARMPMU_EVCNTR_RUN(mask, PMU_PROGRAM_EVCNTR);
 }
 
 /* Any counter: ARMPMU_CYCLE_IDX is the cycle counter, its type PMCCFILTR. */
