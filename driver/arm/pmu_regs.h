@@ -163,26 +163,52 @@ static inline void pmu_evcntr_write(u32 idx, u64 val)
 }
 
 /*
- * Runs over the event counters of a mask, lowest first: one PMSELR select
- * per counter serves its type and its value (ARMv7 has no direct encodings).
- *
+ * Runs over the event counters of a mask: ARMPMU_EVCNTR_RUN's straight
+ * runs, from the highest counter of the mask down, skipping those not in
+ * it. One PMSELR select per counter serves its type and its value (ARMv7
+ * has no direct encodings).
+ */
+#define PMU_LOOK_EVCNTR(n)						\
+	case n:								\
+		if (mask & BIT(n)) {					\
+			pmu_evcntr_select(n);				\
+			if (pmxevtyper_read() != seen[n])		\
+				differ |= BIT(n);			\
+			if (values)					\
+				now[n] = pmxevcntr_read();		\
+		}							\
+		fallthrough;
+#define PMU_TAKE_EVCNTR(n)						\
+	case n:								\
+		if (mask & BIT(n)) {					\
+			pmu_evcntr_select(n);				\
+			now[n] = pmxevcntr_read();			\
+			if (pmxevtyper_read() != seen[n])		\
+				differ |= BIT(n);			\
+			else if (zero)					\
+				pmxevcntr_write(0);			\
+		}							\
+		fallthrough;
+#define PMU_PROGRAM_EVCNTR(n)						\
+	case n:								\
+		if (mask & BIT(n)) {					\
+			pmu_evcntr_select(n);				\
+			pmxevtyper_write(evtype[n]);			\
+			if (last)					\
+				last[n] = pmxevcntr_read();		\
+		}							\
+		fallthrough;
+
+/*
  * The event counters of @mask: with @values, each value into @now, and the
- * mask of those whose event type is no longer @seen (bits outside @mask
- * mean nothing).
+ * mask of those whose event type is no longer @seen.
  */
 static __always_inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now,
 					    bool values)
 {
 	u32 differ = 0;
-	unsigned int idx;
 
-	for_each_counter(idx, mask) {
-		pmu_evcntr_select(idx);
-		if (pmxevtyper_read() != seen[idx])
-			differ |= BIT(idx);
-		if (values)
-			now[idx] = pmxevcntr_read();
-	}
+	ARMPMU_EVCNTR_RUN(mask, PMU_LOOK_EVCNTR);
 	return differ;
 }
 
@@ -191,33 +217,18 @@ static __always_inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now,
  * longer @seen; with @zero, each counter whose type is still @seen zeroed
  * once read.
  */
-static inline u32 pmu_evcntrs_take(u32 mask, const u32 *seen, u64 *now, bool zero)
+static __always_inline u32 pmu_evcntrs_take(u32 mask, const u32 *seen, u64 *now, bool zero)
 {
 	u32 differ = 0;
-	unsigned int idx;
 
-	for_each_counter(idx, mask) {
-		pmu_evcntr_select(idx);
-		now[idx] = pmxevcntr_read();
-		if (pmxevtyper_read() != seen[idx])
-			differ |= BIT(idx);
-		else if (zero)
-			pmxevcntr_write(0);
-	}
+	ARMPMU_EVCNTR_RUN(mask, PMU_TAKE_EVCNTR);
 	return differ;
 }
 
 /* Each counter of @mask gets its type from @evtype; with @last, its value read there. */
-static inline void pmu_evcntrs_program(u32 mask, const u32 *evtype, u64 *last)
+static __always_inline void pmu_evcntrs_program(u32 mask, const u32 *evtype, u64 *last)
 {
-	unsigned int idx;
-
-	for_each_counter(idx, mask) {
-		pmu_evcntr_select(idx);
-		pmxevtyper_write(evtype[idx]);
-		if (last)
-			last[idx] = pmxevcntr_read();
-	}
+	ARMPMU_EVCNTR_RUN(mask, PMU_PROGRAM_EVCNTR);
 }
 
 /*
