@@ -101,7 +101,7 @@ u32 armpmu_counters_foreign(u32 mask)
  * read as 0): the same on every CPU with the same core, so that later loads
  * need not read it back.
  */
-static void program(struct armpmu_config *cfg, struct armpmu_load *ld, u32 mask)
+static __always_inline void program(struct armpmu_config *cfg, struct armpmu_load *ld, u32 mask)
 {
 	u32 learn = mask & typed_counters(cfg) & ~cfg->evtype_known;
 	unsigned int idx;
