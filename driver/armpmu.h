@@ -17,6 +17,7 @@
 #include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
@@ -330,8 +331,18 @@ unsigned int armpmu_cpus_usable(void);
 struct armpmu_session *armpmu_cpus_owner(unsigned int cpu);
 int armpmu_cpus_set_owner(unsigned int cpu, struct armpmu_session *s);
 void armpmu_cpus_clear_owner(unsigned int cpu);
-bool armpmu_cpus_task_may_load(u32 midr);
 const struct armpmu_caps *armpmu_cpus_caps(unsigned int cpu);
+DECLARE_PER_CPU(u32, armpmu_cpus_task_midr);
+
+/*
+ * This CPU's PMU may count a task-mode file made on a core @midr: it is
+ * usable, of that core (other cores' events differ), and no CPU-mode file
+ * owns it (an owner counts everything here). Interrupts off.
+ */
+static inline bool armpmu_cpus_task_may_load(u32 midr)
+{
+	return this_cpu_read(armpmu_cpus_task_midr) == midr;
+}
 void armpmu_cpus_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info);
 int armpmu_cpus_info_here(struct armpmu_info *info);
 
