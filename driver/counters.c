@@ -194,14 +194,7 @@ void armpmu_counters_stop_own(const struct armpmu_config *cfg)
 	write_pmcr(false, false);
 }
 
-/*
- * Fold into @total (and into @also, unless NULL: a thread's own totals)
- * the deltas of the event counters read into ld->now and of the cycle
- * counter, which is read here. A 64-bit cycle counter cannot
- * advance by 2^63 between looks (it may wrap, if SET_VALUE put it near the
- * top): a delta that large is the counter moving backwards, reset or
- * rewritten behind our back, and nothing is folded in. Returns false then.
- */
+/* One event counter of fold()'s straight run. */
 #define FOLD_EVCNTR(n)							\
 	case n:								\
 		if (mask & BIT(n)) {					\
@@ -213,6 +206,14 @@ void armpmu_counters_stop_own(const struct armpmu_config *cfg)
 		}							\
 		fallthrough;
 
+/*
+ * Fold into @total (and into @also, unless NULL: a thread's own totals)
+ * the deltas of the event counters read into ld->now and of the cycle
+ * counter, which is read here. A 64-bit cycle counter cannot
+ * advance by 2^63 between looks (it may wrap, if SET_VALUE put it near the
+ * top): a delta that large is the counter moving backwards, reset or
+ * rewritten behind our back, and nothing is folded in. Returns false then.
+ */
 static __always_inline bool fold(const struct armpmu_config *cfg, struct armpmu_load *ld,
 				 u64 *total, u64 *also)
 {
