@@ -95,6 +95,38 @@ u32 armpmu_counters_foreign(u32 mask)
 }
 
 /*
+ * The event counters of @mask: with @values, each value into @now, and the
+ * mask of those whose event type is no longer @seen (bits outside @mask
+ * mean nothing).
+ */
+static __always_inline u32 evcntrs_look(u32 mask, const u32 *seen, u64 *now, bool values)
+{
+	u32 differ = 0;
+
+	ARMPMU_EVCNTR_RUN(mask, PMU_LOOK_EVCNTR);
+	return differ;
+}
+
+/*
+ * Each value into @now, and the mask of those whose event type is no
+ * longer @seen (bits outside @mask mean nothing); with @zero, each counter
+ * of @mask whose type is still @seen zeroed once read.
+ */
+static __always_inline u32 evcntrs_take(u32 mask, const u32 *seen, u64 *now, bool zero)
+{
+	u32 differ = 0;
+
+	ARMPMU_EVCNTR_RUN(mask, PMU_TAKE_EVCNTR);
+	return differ;
+}
+
+/* Each counter of @mask gets its type from @evtype; with @last, its value read there. */
+static __always_inline void evcntrs_program(u32 mask, const u32 *evtype, u64 *last)
+{
+	ARMPMU_EVCNTR_RUN(mask, PMU_PROGRAM_EVCNTR);
+}
+
+/*
  * Give the counters @mask of @cfg, stopped and ours, their event types and
  * no interrupt; with @ld, take their values as the base of the next fold.
  * The first time, learn each type as the hardware holds it (reserved bits
@@ -106,7 +138,7 @@ static __always_inline void program(struct armpmu_config *cfg, struct armpmu_loa
 	u32 learn = mask & typed_counters(cfg) & ~cfg->evtype_known;
 	unsigned int idx;
 
-	pmu_evcntrs_program(mask & ~ARMPMU_CYCLE_BIT, cfg->evtype, ld ? ld->last : NULL);
+	evcntrs_program(mask & ~ARMPMU_CYCLE_BIT, cfg->evtype, ld ? ld->last : NULL);
 	if (mask & ARMPMU_CYCLE_BIT) {
 		if (cfg->cycle_filterable)
 			pmu_write_evtype(ARMPMU_CYCLE_IDX, cfg->evtype[ARMPMU_CYCLE_IDX]);
@@ -150,7 +182,7 @@ static u32 still_ours(const struct armpmu_config *cfg)
 	if (cfg->cycle_filterable &&
 	    pmu_read_evtype(ARMPMU_CYCLE_IDX) != cfg->seen_evtype[ARMPMU_CYCLE_IDX])
 		mask &= ~ARMPMU_CYCLE_BIT;
-	return mask & ~(pmu_evcntrs_look(events, cfg->seen_evtype, NULL, false) & events);
+	return mask & ~(evcntrs_look(events, cfg->seen_evtype, NULL, false) & events);
 }
 
 /*
@@ -244,7 +276,7 @@ bool armpmu_counters_look(const struct armpmu_config *cfg, struct armpmu_load *l
 {
 	bool ours = !control_disturbed(cfg, true);
 
-	ours &= !(pmu_evcntrs_look(cfg->programmed, cfg->seen_evtype, ld->now, true) &
+	ours &= !(evcntrs_look(cfg->programmed, cfg->seen_evtype, ld->now, true) &
 		  cfg->programmed);
 	if (cfg->cycle_filterable)
 		ours &= pmu_read_evtype(ARMPMU_CYCLE_IDX) == cfg->seen_evtype[ARMPMU_CYCLE_IDX];
@@ -282,7 +314,7 @@ bool armpmu_counters_pause(const struct armpmu_config *cfg, struct armpmu_load *
 	if (control_disturbed(cfg, check_enable))
 		goto disturbed;
 	pmu_disable(mask);
-	taken = pmu_evcntrs_take(cfg->programmed, cfg->seen_evtype, ld->now, zero) &
+	taken = evcntrs_take(cfg->programmed, cfg->seen_evtype, ld->now, zero) &
 		cfg->programmed;
 	if (cfg->cycle_filterable &&
 	    pmu_read_evtype(ARMPMU_CYCLE_IDX) != cfg->seen_evtype[ARMPMU_CYCLE_IDX])

@@ -163,10 +163,11 @@ static inline void pmu_evcntr_write(u32 idx, u64 val)
 }
 
 /*
- * Runs over the event counters of a mask: ARMPMU_EVCNTR_RUN's straight
- * runs, from the highest counter of the mask down, skipping those not in
- * it. One PMSELR select per counter serves its type and its value (ARMv7
- * has no direct encodings).
+ * One event counter's step in counters.c's straight runs over a mask
+ * (ARMPMU_EVCNTR_RUN: the look, the pause and the load), on locals of
+ * theirs: @mask, @seen, @now, @values, @zero, @evtype, @last, @differ.
+ * A counter not in the mask is skipped. One PMSELR select per counter
+ * serves its type and its value (ARMv7 has no direct encodings).
  */
 #define PMU_LOOK_EVCNTR(n)						\
 	case n:								\
@@ -198,38 +199,6 @@ static inline void pmu_evcntr_write(u32 idx, u64 val)
 				last[n] = pmxevcntr_read();		\
 		}							\
 		fallthrough;
-
-/*
- * The event counters of @mask: with @values, each value into @now, and the
- * mask of those whose event type is no longer @seen.
- */
-static __always_inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now,
-					    bool values)
-{
-	u32 differ = 0;
-
-	ARMPMU_EVCNTR_RUN(mask, PMU_LOOK_EVCNTR);
-	return differ;
-}
-
-/*
- * Each value into @now, and the mask of those whose event type is no
- * longer @seen; with @zero, each counter whose type is still @seen zeroed
- * once read.
- */
-static __always_inline u32 pmu_evcntrs_take(u32 mask, const u32 *seen, u64 *now, bool zero)
-{
-	u32 differ = 0;
-
-	ARMPMU_EVCNTR_RUN(mask, PMU_TAKE_EVCNTR);
-	return differ;
-}
-
-/* Each counter of @mask gets its type from @evtype; with @last, its value read there. */
-static __always_inline void pmu_evcntrs_program(u32 mask, const u32 *evtype, u64 *last)
-{
-	ARMPMU_EVCNTR_RUN(mask, PMU_PROGRAM_EVCNTR);
-}
 
 /*
  * Any counter, the cycle counter (ARMPMU_CYCLE_IDX) included. PMSELR = 31

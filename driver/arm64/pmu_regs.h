@@ -139,9 +139,11 @@ static __always_inline void pmu_evcntr_write(u32 idx, u64 val)
 }
 
 /*
- * The runs over the event counters of a mask below are ARMPMU_EVCNTR_RUN's
- * straight runs. The counters below the highest that are not in the mask
- * are read too (a read changes nothing), never written.
+ * One event counter's step in counters.c's straight runs over a mask
+ * (ARMPMU_EVCNTR_RUN: the look, the pause and the load), on locals of
+ * theirs: @mask, @seen, @now, @values, @zero, @evtype, @last, @differ.
+ * The counters below the highest that are not in the mask are read too (a
+ * read changes nothing; their bits in @differ mean nothing), never written.
  */
 #define PMU_LOOK_EVCNTR(n)						\
 	case n:								\
@@ -165,39 +167,6 @@ static __always_inline void pmu_evcntr_write(u32 idx, u64 val)
 				last[n] = read_sysreg(pmevcntr##n##_el0); \
 		}							\
 		fallthrough;
-
-/*
- * The event counters of @mask: with @values, each value into @now, and the
- * mask of those whose event type is no longer @seen (bits outside @mask
- * mean nothing).
- */
-static __always_inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now,
-					    bool values)
-{
-	u32 differ = 0;
-
-	ARMPMU_EVCNTR_RUN(mask, PMU_LOOK_EVCNTR);
-	return differ;
-}
-
-/*
- * Each value into @now, and the mask of those whose event type is no
- * longer @seen (bits outside @mask mean nothing); with @zero, each counter
- * of @mask whose type is still @seen zeroed once read.
- */
-static __always_inline u32 pmu_evcntrs_take(u32 mask, const u32 *seen, u64 *now, bool zero)
-{
-	u32 differ = 0;
-
-	ARMPMU_EVCNTR_RUN(mask, PMU_TAKE_EVCNTR);
-	return differ;
-}
-
-/* Each counter of @mask gets its type from @evtype; with @last, its value read there. */
-static __always_inline void pmu_evcntrs_program(u32 mask, const u32 *evtype, u64 *last)
-{
-	ARMPMU_EVCNTR_RUN(mask, PMU_PROGRAM_EVCNTR);
-}
 
 /* Any counter: ARMPMU_CYCLE_IDX is the cycle counter, its type PMCCFILTR. */
 static inline u32 pmu_read_evtype(u32 idx)
