@@ -17,6 +17,7 @@
 #include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
@@ -61,6 +62,27 @@ const char *armpmu_probe_cpu(struct armpmu_caps *caps);
 /* Each counter of @mask, lowest first, the cycle counter (31) last. */
 #define for_each_counter(idx, mask) \
 	for (unsigned long __m = (mask); __m && ((idx) = __ffs(__m), true); __m &= __m - 1)
+
+/*
+ * A straight run over the event counters of a mask: one jump into a
+ * switch whose cases fall through from the highest counter of the mask
+ * down to counter 0, so that a hot path pays one dispatch, not a loop step
+ * per counter. C(n) expands to "case n: ... fallthrough;"; it sees every
+ * counter below the highest, and tests the mask itself where it must.
+ */
+#define ARMPMU_EVCNTR_CASES_DOWN(C)					\
+	C(30) C(29) C(28) C(27) C(26) C(25) C(24) C(23) C(22) C(21)	\
+	C(20) C(19) C(18) C(17) C(16) C(15) C(14) C(13) C(12) C(11)	\
+	C(10) C(9) C(8) C(7) C(6) C(5) C(4) C(3) C(2) C(1) C(0)
+
+#define ARMPMU_EVCNTR_RUN(mask, C)					\
+	do {								\
+		switch (fls(mask) - 1) {				\
+		ARMPMU_EVCNTR_CASES_DOWN(C)				\
+		default:						\
+			break;						\
+		}							\
+	} while (0)
 
 /* What a file counts: set in process context while its counters are stopped. */
 struct armpmu_config {
@@ -309,8 +331,18 @@ unsigned int armpmu_cpus_usable(void);
 struct armpmu_session *armpmu_cpus_owner(unsigned int cpu);
 int armpmu_cpus_set_owner(unsigned int cpu, struct armpmu_session *s);
 void armpmu_cpus_clear_owner(unsigned int cpu);
-bool armpmu_cpus_owned_here(void);
 const struct armpmu_caps *armpmu_cpus_caps(unsigned int cpu);
+DECLARE_PER_CPU(u32, armpmu_cpus_task_midr);
+
+/*
+ * This CPU's PMU may count a task-mode file made on a core @midr: it is
+ * usable, of that core (other cores' events differ), and no CPU-mode file
+ * owns it (an owner counts everything here). Interrupts off.
+ */
+static inline bool armpmu_cpus_task_may_load(u32 midr)
+{
+	return this_cpu_read(armpmu_cpus_task_midr) == midr;
+}
 void armpmu_cpus_fill_info(const struct armpmu_caps *caps, struct armpmu_info *info);
 int armpmu_cpus_info_here(struct armpmu_info *info);
 

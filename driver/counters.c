@@ -95,18 +95,50 @@ u32 armpmu_counters_foreign(u32 mask)
 }
 
 /*
+ * The event counters of @mask: with @values, each value into @now, and the
+ * mask of those whose event type is no longer @seen (bits outside @mask
+ * mean nothing).
+ */
+static __always_inline u32 evcntrs_look(u32 mask, const u32 *seen, u64 *now, bool values)
+{
+	u32 differ = 0;
+
+	ARMPMU_EVCNTR_RUN(mask, PMU_LOOK_EVCNTR);
+	return differ;
+}
+
+/*
+ * Each value into @now, and the mask of those whose event type is no
+ * longer @seen (bits outside @mask mean nothing); with @zero, each counter
+ * of @mask whose type is still @seen zeroed once read.
+ */
+static __always_inline u32 evcntrs_take(u32 mask, const u32 *seen, u64 *now, bool zero)
+{
+	u32 differ = 0;
+
+	ARMPMU_EVCNTR_RUN(mask, PMU_TAKE_EVCNTR);
+	return differ;
+}
+
+/* Each counter of @mask gets its type from @evtype; with @last, its value read there. */
+static __always_inline void evcntrs_program(u32 mask, const u32 *evtype, u64 *last)
+{
+	ARMPMU_EVCNTR_RUN(mask, PMU_PROGRAM_EVCNTR);
+}
+
+/*
  * Give the counters @mask of @cfg, stopped and ours, their event types and
  * no interrupt; with @ld, take their values as the base of the next fold.
  * The first time, learn each type as the hardware holds it (reserved bits
  * read as 0): the same on every CPU with the same core, so that later loads
  * need not read it back.
  */
-static void program(struct armpmu_config *cfg, struct armpmu_load *ld, u32 mask)
+static __always_inline void program(struct armpmu_config *cfg, struct armpmu_load *ld, u32 mask)
 {
 	u32 learn = mask & typed_counters(cfg) & ~cfg->evtype_known;
 	unsigned int idx;
 
-	pmu_evcntrs_program(mask & ~ARMPMU_CYCLE_BIT, cfg->evtype, ld ? ld->last : NULL);
+	evcntrs_program(mask & ~ARMPMU_CYCLE_BIT, cfg->evtype, ld ? ld->last : NULL);
 	if (mask & ARMPMU_CYCLE_BIT) {
 		if (cfg->cycle_filterable)
 			pmu_write_evtype(ARMPMU_CYCLE_IDX, cfg->evtype[ARMPMU_CYCLE_IDX]);
@@ -150,7 +182,7 @@ static u32 still_ours(const struct armpmu_config *cfg)
 	if (cfg->cycle_filterable &&
 	    pmu_read_evtype(ARMPMU_CYCLE_IDX) != cfg->seen_evtype[ARMPMU_CYCLE_IDX])
 		mask &= ~ARMPMU_CYCLE_BIT;
-	return mask & ~(pmu_evcntrs_look(events, cfg->seen_evtype, NULL, false) & events);
+	return mask & ~(evcntrs_look(events, cfg->seen_evtype, NULL, false) & events);
 }
 
 /*
@@ -194,6 +226,18 @@ void armpmu_counters_stop_own(const struct armpmu_config *cfg)
 	write_pmcr(false, false);
 }
 
+/* One event counter of fold()'s straight run. */
+#define FOLD_EVCNTR(n)							\
+	case n:								\
+		if (mask & BIT(n)) {					\
+			d = (u32)(ld->now[n] - ld->last[n]);		\
+			total[n] += d;					\
+			if (also)					\
+				also[n] += d;				\
+			ld->last[n] = ld->now[n];			\
+		}							\
+		fallthrough;
+
 /*
  * Fold into @total (and into @also, unless NULL: a thread's own totals)
  * the deltas of the event counters read into ld->now and of the cycle
@@ -206,7 +250,7 @@ static __always_inline bool fold(const struct armpmu_config *cfg, struct armpmu_
 				 u64 *total, u64 *also)
 {
 	u64 cycles = pmu_read_counter(ARMPMU_CYCLE_IDX);
-	unsigned int idx;
+	u32 mask = cfg->programmed;
 	u64 d;
 
 	if (PMU_CYCLE_MASK == U64_MAX &&
@@ -217,13 +261,7 @@ static __always_inline bool fold(const struct armpmu_config *cfg, struct armpmu_
 	if (also)
 		also[ARMPMU_CYCLE_IDX] += d;
 	ld->last[ARMPMU_CYCLE_IDX] = cycles;
-	for_each_counter(idx, cfg->programmed) {
-		d = (u32)(ld->now[idx] - ld->last[idx]);
-		total[idx] += d;
-		if (also)
-			also[idx] += d;
-		ld->last[idx] = ld->now[idx];
-	}
+	ARMPMU_EVCNTR_RUN(mask, FOLD_EVCNTR);
 	return true;
 }
 
@@ -238,7 +276,7 @@ bool armpmu_counters_look(const struct armpmu_config *cfg, struct armpmu_load *l
 {
 	bool ours = !control_disturbed(cfg, true);
 
-	ours &= !(pmu_evcntrs_look(cfg->programmed, cfg->seen_evtype, ld->now, true) &
+	ours &= !(evcntrs_look(cfg->programmed, cfg->seen_evtype, ld->now, true) &
 		  cfg->programmed);
 	if (cfg->cycle_filterable)
 		ours &= pmu_read_evtype(ARMPMU_CYCLE_IDX) == cfg->seen_evtype[ARMPMU_CYCLE_IDX];
@@ -261,25 +299,36 @@ void armpmu_counters_rebase(const struct armpmu_config *cfg, struct armpmu_load 
  * PMCR is left as it is: the caller knows whether counting ends here.
  * With @zero, each counter is zeroed once read (task mode: a thread's
  * counts never stay in a PMU it left; the next load takes its base anew).
+ *
+ * One pass reads each event counter's value and type, after the disable:
+ * a counter someone else took with perf's interrupt was caught before it
+ * (control_disturbed), and one found reprogrammed without it (a user-mode
+ * writer) is enabled again at once, its value left as it was.
  */
 bool armpmu_counters_pause(const struct armpmu_config *cfg, struct armpmu_load *ld,
 			   u64 *total, u64 *also, bool check_enable, bool zero)
 {
 	u32 mask = armpmu_counters_of(cfg);
+	u32 taken;
 
-	if (control_disturbed(cfg, check_enable) || still_ours(cfg) != mask) {
-		armpmu_counters_stop_own(cfg);
-		if (zero)
-			armpmu_counters_clear(cfg);
-		return false;
-	}
+	if (control_disturbed(cfg, check_enable))
+		goto disturbed;
 	pmu_disable(mask);
-	pmu_evcntrs_take(cfg->programmed, ld->now, zero);
+	taken = evcntrs_take(cfg->programmed, cfg->seen_evtype, ld->now, zero) &
+		cfg->programmed;
+	if (cfg->cycle_filterable &&
+	    pmu_read_evtype(ARMPMU_CYCLE_IDX) != cfg->seen_evtype[ARMPMU_CYCLE_IDX])
+		taken |= ARMPMU_CYCLE_BIT;
+	if (unlikely(taken)) {
+		pmu_enable(taken);
+		goto disturbed;
+	}
 	if (fold(cfg, ld, total, also)) {
 		if (zero)
 			pmu_write_counter(ARMPMU_CYCLE_IDX, 0);
 		return true;
 	}
+disturbed:
 	armpmu_counters_stop_own(cfg);
 	if (zero)
 		armpmu_counters_clear(cfg);

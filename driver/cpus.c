@@ -37,6 +37,21 @@ struct armpmu_cpu {
 static struct armpmu_cpu *cpus;
 static DEFINE_MUTEX(owners_lock);
 
+/*
+ * What task mode asks at every counted switch, kept ready: this CPU's
+ * MIDR while its PMU is usable and no CPU-mode file owns it, else 0 (no
+ * core has MIDR 0). Written with the lock held, read on the CPU.
+ */
+DEFINE_PER_CPU(u32, armpmu_cpus_task_midr);
+
+static void update_task_midr(unsigned int cpu)
+{
+	const struct armpmu_cpu *c = &cpus[cpu];
+
+	WRITE_ONCE(per_cpu(armpmu_cpus_task_midr, cpu),
+		   c->usable && !c->owner ? c->caps.midr : 0);
+}
+
 int armpmu_cpus_init(void)
 {
 	cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
@@ -78,6 +93,7 @@ const char *armpmu_cpus_probe(unsigned int cpu)
 		why = armpmu_probe_cpu(&c->caps);
 		c->usable = !why;
 		c->probed = true;
+		update_task_midr(cpu);
 	}
 	return why;
 }
@@ -126,6 +142,7 @@ int armpmu_cpus_set_owner(unsigned int cpu, struct armpmu_session *s)
 	if (c->owner)
 		return -EBUSY;
 	WRITE_ONCE(c->owner, s);
+	update_task_midr(cpu);
 	return 0;
 }
 
@@ -133,12 +150,7 @@ void armpmu_cpus_clear_owner(unsigned int cpu)
 {
 	lockdep_assert_held(&owners_lock);
 	WRITE_ONCE(cpus[cpu].owner, NULL);
-}
-
-/* A CPU-mode file owns this CPU's PMU (interrupts off). */
-bool armpmu_cpus_owned_here(void)
-{
-	return READ_ONCE(cpus[smp_processor_id()].owner);
+	update_task_midr(cpu);
 }
 
 /* The capabilities of @cpu, or NULL if it has no usable PMU (yet). */

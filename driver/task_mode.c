@@ -36,12 +36,15 @@
 
 #include <linux/binfmts.h>
 #include <linux/capability.h>
+#include <linux/clocksource.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cred.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/ftrace.h>
 #include <linux/hash.h>
 #include <linux/hashtable.h>
+#include <linux/math64.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/coredump.h>
@@ -54,7 +57,10 @@
 #include <linux/workqueue.h>
 #include <trace/events/sched.h>
 #include <trace/events/task.h>
+#include <asm/arch_timer.h>
+#include <clocksource/arm_arch_timer.h>
 #include "armpmu.h"
+#include "pmu_regs.h"
 
 /*
  * A counted thread's own totals, kept in its file (struct armpmu_session's
@@ -139,6 +145,55 @@ static struct armpmu_session *file_of(struct task_struct *task)
 	return link ? link->s : NULL;
 }
 
+/*
+ * Task mode's clock, in nanoseconds from an arbitrary start, read at every
+ * counted switch: the generic timer's counter, read through the timer
+ * driver's accessor and scaled here, costs about a third of sched_clock(),
+ * which reads the same counter under a sequence count. Used only where the
+ * counter is there and runs at the rate CNTFRQ gives, as checked against
+ * sched_clock() at load (choose_clock); sched_clock() otherwise.
+ */
+static bool clock_direct __ro_after_init;
+static u32 clock_mult __ro_after_init;
+static u32 clock_shift __ro_after_init;
+
+static __always_inline u64 task_clock(void)
+{
+	if (likely(clock_direct))
+		return mul_u64_u32_shr(arch_timer_read_counter(), clock_mult, clock_shift);
+	return sched_clock();
+}
+
+static void choose_clock(void)
+{
+#if IS_ENABLED(CONFIG_ARM_ARCH_TIMER)
+	unsigned long flags;
+	u64 c0, c1, t0, t1, rate;
+	u32 freq;
+
+	if (!pmu_has_timer_counter())
+		return;
+	freq = arch_timer_get_cntfrq();
+	if (!freq)
+		return;
+	local_irq_save(flags);
+	t0 = sched_clock();
+	c0 = arch_timer_read_counter();
+	udelay(200);
+	c1 = arch_timer_read_counter();
+	t1 = sched_clock();
+	local_irq_restore(flags);
+	if (c1 <= c0 || t1 <= t0)
+		return;
+	/* The counter's rate as sched_clock() sees it, within 1% of CNTFRQ. */
+	rate = div64_u64((c1 - c0) * NSEC_PER_SEC, t1 - t0);
+	if (rate * 100 < (u64)freq * 99 || rate * 100 > (u64)freq * 101)
+		return;
+	clocks_calc_mult_shift(&clock_mult, &clock_shift, freq, NSEC_PER_SEC, 3600);
+	clock_direct = true;
+#endif
+}
+
 static ktime_t poll_period(void)
 {
 	return ms_to_ktime(armpmu_counters_poll_ms);
@@ -149,7 +204,7 @@ static ktime_t poll_period(void)
  * are taken together, so that a snapshot never shows more time running
  * than enabled. Under the file's count_lock. Returns the time running.
  */
-static u64 take_time(struct task_cpu *tc, u64 now)
+static __always_inline u64 take_time(struct task_cpu *tc, u64 now)
 {
 	struct armpmu_session *s = tc->cur;
 	struct thread_rec *rec = tc->rec;
@@ -212,7 +267,7 @@ static void look(struct task_cpu *tc, u64 now)
  * Count what ran on this CPU since it was loaded, and stop counting here,
  * leaving zeroed counters: none of the thread's counts stay behind.
  */
-static void unload(struct task_cpu *tc, u64 now)
+static __always_inline void unload(struct task_cpu *tc, u64 now)
 {
 	struct armpmu_session *s = tc->cur;
 	u64 ran = take_time(tc, now);
@@ -232,10 +287,10 @@ static void unload(struct task_cpu *tc, u64 now)
  * a context switch as perf counts them) or exits, or stops being counted:
  * save its counts.
  */
-static void switch_out(struct task_cpu *tc, bool switched)
+static __always_inline void switch_out(struct task_cpu *tc, bool switched)
 {
 	struct armpmu_session *s = tc->cur;
-	u64 now = sched_clock();
+	u64 now = task_clock();
 
 	raw_spin_lock(&s->count_lock);
 	if (tc->loaded)
@@ -271,10 +326,8 @@ static void choose(struct task_cpu *tc, struct armpmu_session *s)
 	tc->total = tc->set_total;
 }
 
-static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
+static __always_inline void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 {
-	const struct armpmu_caps *caps = armpmu_cpus_caps(smp_processor_id());
-
 	/*
 	 * The timer first, so that its cost is not counted as the thread's
 	 * work; if nothing loads, it finds nothing and stops.
@@ -284,8 +337,7 @@ static void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 		hrtimer_start(&tc->poll, poll_period(), HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	choose(tc, s);
-	/* A CPU-mode owner counts everything here, and other cores differ. */
-	if (armpmu_cpus_owned_here() || !caps || caps->midr != s->caps->midr ||
+	if (!armpmu_cpus_task_may_load(s->caps->midr) ||
 	    armpmu_counters_load(tc->cfg, &tc->load)) {
 		s->incomplete = true;
 		return;
@@ -313,10 +365,10 @@ static void arrive(struct armpmu_session *s, struct task_link *link,
 }
 
 /* @link's thread is running here: count it, if its file is started. */
-static void switch_in(struct task_cpu *tc, struct task_link *link)
+static __always_inline void switch_in(struct task_cpu *tc, struct task_link *link)
 {
 	struct armpmu_session *s = link->s;
-	u64 now = sched_clock();
+	u64 now = task_clock();
 
 	raw_spin_lock(&s->count_lock);
 	if (s->running && !s->closing) {
@@ -652,7 +704,7 @@ static enum hrtimer_restart poll_task_cpu(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	}
 	raw_spin_lock(&s->count_lock);
-	look(tc, sched_clock());
+	look(tc, task_clock());
 	/* A multiplexed file's next set takes its turn. */
 	if (tc->loaded && s->mux.on && s->mux.nsets > 1) {
 		unload(tc, tc->in_ns);
@@ -778,6 +830,7 @@ int armpmu_task_mode_init(void)
 			return -ENOENT;
 		}
 	}
+	choose_clock();
 	for_each_possible_cpu(cpu) {
 		struct task_cpu *tc = per_cpu_ptr(&task_cpus, cpu);
 
@@ -930,7 +983,7 @@ static void on_file_here(struct armpmu_session *s, void (*fn)(struct task_cpu *t
 	if (tc->cur != s)
 		return;
 	raw_spin_lock(&s->count_lock);
-	fn(tc, sched_clock());
+	fn(tc, task_clock());
 	raw_spin_unlock(&s->count_lock);
 }
 
@@ -1108,7 +1161,7 @@ void armpmu_task_evict(void)
 	if (!s || !tc->loaded)
 		return;
 	raw_spin_lock(&s->count_lock);
-	unload(tc, sched_clock());
+	unload(tc, task_clock());
 	s->incomplete = true;
 	raw_spin_unlock(&s->count_lock);
 }
@@ -1202,7 +1255,7 @@ static bool look_if_only_here(struct armpmu_session *s)
 
 	if (tc->cur != s || !list_is_singular(&s->tasks))
 		return false;
-	look(tc, sched_clock());
+	look(tc, task_clock());
 	return true;
 }
 

@@ -163,54 +163,42 @@ static inline void pmu_evcntr_write(u32 idx, u64 val)
 }
 
 /*
- * Runs over the event counters of a mask, lowest first: one PMSELR select
- * per counter serves its type and its value (ARMv7 has no direct encodings).
- *
- * The event counters of @mask: with @values, each value into @now, and the
- * mask of those whose event type is no longer @seen (bits outside @mask
- * mean nothing).
+ * One event counter's step in counters.c's straight runs over a mask
+ * (ARMPMU_EVCNTR_RUN: the look, the pause and the load), on locals of
+ * theirs: @mask, @seen, @now, @values, @zero, @evtype, @last, @differ.
+ * A counter not in the mask is skipped. One PMSELR select per counter
+ * serves its type and its value (ARMv7 has no direct encodings).
  */
-static __always_inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now,
-					    bool values)
-{
-	u32 differ = 0;
-	unsigned int idx;
-
-	for_each_counter(idx, mask) {
-		pmu_evcntr_select(idx);
-		if (pmxevtyper_read() != seen[idx])
-			differ |= BIT(idx);
-		if (values)
-			now[idx] = pmxevcntr_read();
-	}
-	return differ;
-}
-
-/* Each value into @now; with @zero, each counter zeroed once read. */
-static inline void pmu_evcntrs_take(u32 mask, u64 *now, bool zero)
-{
-	unsigned int idx;
-
-	for_each_counter(idx, mask) {
-		pmu_evcntr_select(idx);
-		now[idx] = pmxevcntr_read();
-		if (zero)
-			pmxevcntr_write(0);
-	}
-}
-
-/* Each counter of @mask gets its type from @evtype; with @last, its value read there. */
-static inline void pmu_evcntrs_program(u32 mask, const u32 *evtype, u64 *last)
-{
-	unsigned int idx;
-
-	for_each_counter(idx, mask) {
-		pmu_evcntr_select(idx);
-		pmxevtyper_write(evtype[idx]);
-		if (last)
-			last[idx] = pmxevcntr_read();
-	}
-}
+#define PMU_LOOK_EVCNTR(n)						\
+	case n:								\
+		if (mask & BIT(n)) {					\
+			pmu_evcntr_select(n);				\
+			if (pmxevtyper_read() != seen[n])		\
+				differ |= BIT(n);			\
+			if (values)					\
+				now[n] = pmxevcntr_read();		\
+		}							\
+		fallthrough;
+#define PMU_TAKE_EVCNTR(n)						\
+	case n:								\
+		if (mask & BIT(n)) {					\
+			pmu_evcntr_select(n);				\
+			now[n] = pmxevcntr_read();			\
+			if (pmxevtyper_read() != seen[n])		\
+				differ |= BIT(n);			\
+			else if (zero)					\
+				pmxevcntr_write(0);			\
+		}							\
+		fallthrough;
+#define PMU_PROGRAM_EVCNTR(n)						\
+	case n:								\
+		if (mask & BIT(n)) {					\
+			pmu_evcntr_select(n);				\
+			pmxevtyper_write(evtype[n]);			\
+			if (last)					\
+				last[n] = pmxevcntr_read();		\
+		}							\
+		fallthrough;
 
 /*
  * Any counter, the cycle counter (ARMPMU_CYCLE_IDX) included. PMSELR = 31
@@ -272,6 +260,15 @@ static inline u32 pmu_encode_evtype(u32 event, u32 flags)
 static inline u32 pmu_read_id_dfr(void)
 {
 	return read_cpuid_ext(CPUID_EXT_DFR0);
+}
+
+/*
+ * The generic timer's counter (CNTVCT) is there: ID_PFR1.GenTimer. Cortex-A8
+ * and A9 have none, and reading it there is an undefined instruction.
+ */
+static inline bool pmu_has_timer_counter(void)
+{
+	return (read_cpuid_ext(CPUID_EXT_PFR1) >> 16) & 0xf;
 }
 
 #endif /* ARMPMU_ARM_PMU_REGS_H */

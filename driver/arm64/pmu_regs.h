@@ -139,26 +139,12 @@ static __always_inline void pmu_evcntr_write(u32 idx, u64 val)
 }
 
 /*
- * Runs over the event counters of a mask: one jump into a straight run of
- * accesses from the highest counter of the mask down to counter 0 (a
- * switch whose cases fall through), so that a look pays one dispatch, not
- * one per counter. The counters below the highest that are not in the mask
- * are read too (a read changes nothing), never written.
+ * One event counter's step in counters.c's straight runs over a mask
+ * (ARMPMU_EVCNTR_RUN: the look, the pause and the load), on locals of
+ * theirs: @mask, @seen, @now, @values, @zero, @evtype, @last, @differ.
+ * The counters below the highest that are not in the mask are read too (a
+ * read changes nothing; their bits in @differ mean nothing), never written.
  */
-#define PMU_EVCNTR_CASES_DOWN(C)					\
-	C(30) C(29) C(28) C(27) C(26) C(25) C(24) C(23) C(22) C(21)	\
-	C(20) C(19) C(18) C(17) C(16) C(15) C(14) C(13) C(12) C(11)	\
-	C(10) C(9) C(8) C(7) C(6) C(5) C(4) C(3) C(2) C(1) C(0)
-
-#define PMU_EVCNTR_RUN(mask, C)						\
-	do {								\
-		switch (fls(mask) - 1) {				\
-		PMU_EVCNTR_CASES_DOWN(C)				\
-		default:						\
-			break;						\
-		}							\
-	} while (0)
-
 #define PMU_LOOK_EVCNTR(n)						\
 	case n:								\
 		if (values)						\
@@ -168,7 +154,9 @@ static __always_inline void pmu_evcntr_write(u32 idx, u64 val)
 #define PMU_TAKE_EVCNTR(n)						\
 	case n:								\
 		now[n] = read_sysreg(pmevcntr##n##_el0);		\
-		if (zero && (mask & BIT(n)))				\
+		if (read_sysreg(pmevtyper##n##_el0) != seen[n])		\
+			differ |= BIT(n);				\
+		else if (zero && (mask & BIT(n)))			\
 			write_sysreg(0, pmevcntr##n##_el0);		\
 		fallthrough;
 #define PMU_PROGRAM_EVCNTR(n)						\
@@ -179,32 +167,6 @@ static __always_inline void pmu_evcntr_write(u32 idx, u64 val)
 				last[n] = read_sysreg(pmevcntr##n##_el0); \
 		}							\
 		fallthrough;
-
-/*
- * The event counters of @mask: with @values, each value into @now, and the
- * mask of those whose event type is no longer @seen (bits outside @mask
- * mean nothing).
- */
-static __always_inline u32 pmu_evcntrs_look(u32 mask, const u32 *seen, u64 *now,
-					    bool values)
-{
-	u32 differ = 0;
-
-	PMU_EVCNTR_RUN(mask, PMU_LOOK_EVCNTR);
-	return differ;
-}
-
-/* Each value into @now; with @zero, each counter of @mask zeroed once read. */
-static __always_inline void pmu_evcntrs_take(u32 mask, u64 *now, bool zero)
-{
-	PMU_EVCNTR_RUN(mask, PMU_TAKE_EVCNTR);
-}
-
-/* Each counter of @mask gets its type from @evtype; with @last, its value read there. */
-static __always_inline void pmu_evcntrs_program(u32 mask, const u32 *evtype, u64 *last)
-{
-	PMU_EVCNTR_RUN(mask, PMU_PROGRAM_EVCNTR);
-}
 
 /* Any counter: ARMPMU_CYCLE_IDX is the cycle counter, its type PMCCFILTR. */
 static inline u32 pmu_read_evtype(u32 idx)
@@ -271,6 +233,12 @@ static inline u32 pmu_encode_evtype(u32 event, u32 flags)
 static inline u32 pmu_read_id_dfr(void)
 {
 	return lower_32_bits(read_sysreg(id_aa64dfr0_el1));
+}
+
+/* The generic timer's counter: every ARMv8 core has it. */
+static inline bool pmu_has_timer_counter(void)
+{
+	return true;
 }
 
 #endif /* ARMPMU_ARM64_PMU_REGS_H */
