@@ -136,6 +136,50 @@ FIELD(struct armpmu_threads, switches, 32, 8);
 FIELD(struct armpmu_threads, migrations, 40, 8);
 FIELD(struct armpmu_threads, task_clock, 48, 8);
 
+/* Sampling: struct armpmu_sampling, 32 bytes. */
+SIZE(struct armpmu_sampling, 32);
+FIELD(struct armpmu_sampling, period_ns, 0, 8);
+FIELD(struct armpmu_sampling, ring_bytes, 8, 4);
+FIELD(struct armpmu_sampling, flags, 12, 4);
+FIELD(struct armpmu_sampling, reserved, 16, 16);
+
+/* The records' head: 24 bytes, so the 64-bit fields after it are aligned. */
+SIZE(struct armpmu_record, 24);
+FIELD(struct armpmu_record, type, 0, 2);
+FIELD(struct armpmu_record, size, 2, 2);
+FIELD(struct armpmu_record, cpu, 4, 4);
+FIELD(struct armpmu_record, pid, 8, 4);
+FIELD(struct armpmu_record, tid, 12, 4);
+FIELD(struct armpmu_record, time, 16, 8);
+
+/* struct armpmu_sample: 56 bytes, then nr values. */
+SIZE(struct armpmu_sample, 56);
+FIELD(struct armpmu_sample, head, 0, 24);
+FIELD(struct armpmu_sample, ip, 24, 8);
+FIELD(struct armpmu_sample, flags, 32, 4);
+FIELD(struct armpmu_sample, nr, 36, 4);
+FIELD(struct armpmu_sample, period, 40, 8);
+FIELD(struct armpmu_sample, cycles, 48, 8);
+_Static_assert(offsetof(struct armpmu_sample, value) == 56, "armpmu_sample.value at 56");
+_Static_assert(ARMPMU_SAMPLE_SIZE(2) == 72, "ARMPMU_SAMPLE_SIZE(2) is 72");
+
+SIZE(struct armpmu_lost, 32);
+FIELD(struct armpmu_lost, lost, 24, 8);
+
+SIZE(struct armpmu_task_record, 48);
+FIELD(struct armpmu_task_record, ppid, 24, 4);
+FIELD(struct armpmu_task_record, ptid, 28, 4);
+FIELD(struct armpmu_task_record, comm, 32, 16);
+
+/* struct armpmu_samples: 40 bytes, the records after it. */
+SIZE(struct armpmu_samples, 40);
+FIELD(struct armpmu_samples, size, 0, 4);
+FIELD(struct armpmu_samples, flags, 4, 4);
+FIELD(struct armpmu_samples, recorded, 8, 8);
+FIELD(struct armpmu_samples, lost, 16, 8);
+FIELD(struct armpmu_samples, pending, 24, 4);
+FIELD(struct armpmu_samples, reserved, 28, 12);
+
 /*
  * The ioctl numbers, spelt out: direction, size, magic 0xD5, number. The
  * same values on every architecture mean the same sizes everywhere.
@@ -160,6 +204,8 @@ NUMBER(ARMPMU_IOC_RELEASE_FILE, 0x4004D510U);
 NUMBER(ARMPMU_IOC_REGS, 0xC1B8D511U);
 NUMBER(ARMPMU_IOC_READ_SLOTS, 0xC030D512U);
 NUMBER(ARMPMU_IOC_READ_THREADS, 0xC038D513U);
+NUMBER(ARMPMU_IOC_SET_SAMPLING, 0x4020D514U);
+NUMBER(ARMPMU_IOC_READ_SAMPLES, 0xC028D515U);
 
 /* The flag bits are distinct. */
 _Static_assert((ARMPMU_EXCLUDE_USER & ARMPMU_EXCLUDE_KERNEL) == 0, "event flags overlap");

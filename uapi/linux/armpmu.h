@@ -275,6 +275,12 @@ struct armpmu_read {
  * zero and means nothing); its cycles, switches, migrations and times are.
  */
 #define ARMPMU_THREAD_NO_SLOTS		(1U << 1)
+/*
+ * The thread was let go at an exec its file's opener may not count
+ * (ARMPMU_COUNTS_EXEC_LEFT, for this thread alone): ARMPMU_THREAD_EXITED
+ * is set too, and what it ran from that exec on is not in its totals.
+ */
+#define ARMPMU_THREAD_EXEC_LEFT		(1U << 2)
 
 /*
  * One thread in ARMPMU_IOC_READ_THREADS' answer: this, followed by the
@@ -315,6 +321,143 @@ struct armpmu_threads {
 	__u64 switches;
 	__u64 migrations;
 	__u64 task_clock;	/* ns: READ's time_enabled */
+};
+
+/*
+ * Sampling (task mode): where a counted thread spends its time. A file given
+ * ARMPMU_IOC_SET_SAMPLING takes a sample of each counted thread every
+ * @period_ns of that thread's own running time, from a per-CPU timer that
+ * runs only while a sampled thread is current (as perf's cpu-clock does:
+ * the PMU's overflow interrupt belongs to Linux's perf driver). A tick that
+ * finds the thread in user mode records its pid and tid, the time, the
+ * user-mode PC and, for the cycle counter and every slot, what the thread
+ * counted since its previous sample (so the weights of a thread's samples
+ * add up to its counts). A tick in kernel mode records nothing unless the
+ * file asked for ARMPMU_SAMPLING_KERNEL (which needs the opener's
+ * CAP_PERFMON or CAP_SYS_ADMIN): what it counted goes to the thread's next
+ * sample. No record ever holds a kernel address for a file without that
+ * privilege.
+ *
+ * Samples come only from the threads the file counts, while it counts
+ * them: sampling ends where counting ends (a let-go at an exec, exit,
+ * STOP, close). Records wait in the file's ring, of the size the caller
+ * chose (at most the module's sample_ring_kb_max); when it is full, new
+ * samples are dropped and counted, and the next record written after room
+ * is made again is an ARMPMU_RECORD_LOST saying how many. The ring is read
+ * with ARMPMU_IOC_READ_SAMPLES by whoever holds the file. poll(2) on the
+ * file says POLLIN while the ring holds at least a quarter of its size, or
+ * any record once no counted thread is left.
+ *
+ * A multiplexed file cannot be sampled (its slots are not all in the PMU
+ * at each tick): EOPNOTSUPP from SET_SAMPLING, and SET_EVENT refuses a
+ * slot at or above num_counters in a sampled file with the same errno.
+ */
+
+/* struct armpmu_sampling.flags */
+/* Also record ticks that find the thread in kernel mode, with the kernel PC. */
+#define ARMPMU_SAMPLING_KERNEL	(1U << 0)
+#define ARMPMU_SAMPLING_FLAGS	(ARMPMU_SAMPLING_KERNEL)
+
+/* ARMPMU_IOC_SET_SAMPLING argument. */
+struct armpmu_sampling {
+	__u64 period_ns;	/* running time of a thread between its samples;
+				 * 0 turns sampling off */
+	__u32 ring_bytes;	/* the ring's size, rounded up to a page */
+	__u32 flags;		/* ARMPMU_SAMPLING_* */
+	__u32 reserved[4];	/* in: zero */
+};
+
+/* struct armpmu_record.type */
+#define ARMPMU_RECORD_SAMPLE	1	/* struct armpmu_sample */
+#define ARMPMU_RECORD_LOST	2	/* struct armpmu_lost */
+/*
+ * struct armpmu_task_record: a thread came to be counted by following
+ * (ARMPMU_ATTACH_FOLLOW): a new thread of a counted process (ppid == pid)
+ * or the first thread of a new child process.
+ */
+#define ARMPMU_RECORD_FORK	3
+/* struct armpmu_task_record: a counted thread executed a program; comm is its new name. */
+#define ARMPMU_RECORD_EXEC	4
+/* struct armpmu_task_record: a counted thread exited; none of its samples follow. */
+#define ARMPMU_RECORD_EXIT	5
+/*
+ * struct armpmu_task_record: a counted thread was let go at an exec of a
+ * program the opener may not count (ARMPMU_THREAD_EXEC_LEFT); none of its
+ * samples follow, and comm is the name it had before.
+ */
+#define ARMPMU_RECORD_LET_GO	6
+
+/*
+ * The head of every record in READ_SAMPLES' answer. Records follow each
+ * other every @size bytes (a multiple of 8), in the order they were made
+ * on each CPU; across CPUs, sort by @time.
+ */
+struct armpmu_record {
+	__u16 type;		/* ARMPMU_RECORD_* */
+	__u16 size;		/* bytes of the whole record, this head included */
+	__u32 cpu;		/* where it happened */
+	__u32 pid;		/* the thread's process, in the opener's PID
+				 * namespace (0: not there) */
+	__u32 tid;		/* the thread, likewise */
+	__u64 time;		/* CLOCK_MONOTONIC, ns */
+};
+
+/* struct armpmu_sample.flags */
+/* The tick found the thread in kernel mode (ARMPMU_SAMPLING_KERNEL only). */
+#define ARMPMU_SAMPLE_KERNEL		(1U << 0)
+/*
+ * For part of the time since the thread's previous sample its counters
+ * were not in the PMU (ARMPMU_COUNTS_INCOMPLETE's causes): the values
+ * fall short of what it did.
+ */
+#define ARMPMU_SAMPLE_INCOMPLETE	(1U << 1)
+
+struct armpmu_sample {
+	struct armpmu_record head;
+	__u64 ip;		/* the interrupted PC */
+	__u32 flags;		/* ARMPMU_SAMPLE_* */
+	__u32 nr;		/* entries of value[]: the file's highest
+				 * programmed slot + 1 at START */
+	__u64 period;		/* ns the thread ran since its previous sample
+				 * (or since it came to be counted) */
+	__u64 cycles;		/* cycle counter, since the previous sample */
+	__u64 value[];		/* slots 0 to nr - 1, since the previous sample */
+};
+
+#define ARMPMU_SAMPLE_SIZE(nr)	(sizeof(struct armpmu_sample) + (nr) * sizeof(__u64))
+
+struct armpmu_lost {
+	struct armpmu_record head;	/* pid and tid 0; time: when room was made */
+	__u64 lost;		/* samples dropped since the previous LOST record */
+};
+
+struct armpmu_task_record {
+	struct armpmu_record head;	/* the thread that came, executed, left */
+	__u32 ppid;		/* FORK: the process that created it (0 otherwise) */
+	__u32 ptid;		/* FORK: the thread that created it (0 otherwise) */
+	char comm[16];		/* the thread's name (TASK_COMM_LEN), NUL-padded */
+};
+
+/* struct armpmu_samples.flags */
+/*
+ * No counted thread is left and sampling has ended: after the records of
+ * this answer (and @pending bytes more), none will come.
+ */
+#define ARMPMU_SAMPLES_ENDED	(1U << 0)
+
+/*
+ * ARMPMU_IOC_READ_SAMPLES argument: this header, followed in the caller's
+ * memory by @size bytes of room for records. Whole records are copied out
+ * and taken from the ring, as many as fit.
+ */
+struct armpmu_samples {
+	__u32 size;		/* in: bytes of room after the header;
+				 * out: bytes of records copied there */
+	__u32 flags;		/* out: ARMPMU_SAMPLES_* */
+	__u64 recorded;		/* out: samples recorded since SET_SAMPLING */
+	__u64 lost;		/* out: samples dropped, full ring, since then */
+	__u32 pending;		/* out: bytes of records left in the ring */
+	__u32 reserved[3];	/* in: zero */
 };
 
 /* struct armpmu_regs.flags */
@@ -599,5 +742,30 @@ struct armpmu_file_status {
  * not writable memory.
  */
 #define ARMPMU_IOC_READ_THREADS	_IOWR(ARMPMU_IOC_MAGIC, 0x13, struct armpmu_threads)
+
+/*
+ * ARMPMU_IOC_SET_SAMPLING: sample the threads this file counts (see
+ * Sampling above), or with @period_ns 0 stop sampling and free the ring.
+ * On a file with no mode yet, or in task mode; EOPNOTSUPP in CPU mode and
+ * for a multiplexed file; EBUSY while counting or armed (started, waiting
+ * for an exec); EINVAL for an undefined flag, a non-zero reserved field, or
+ * @ring_bytes smaller than a page; ERANGE for a period shorter than the
+ * module's sample_rate_max allows (1e9 / sample_rate_max ns); E2BIG for
+ * @ring_bytes above sample_ring_kb_max KiB; EACCES for
+ * ARMPMU_SAMPLING_KERNEL without CAP_PERFMON or CAP_SYS_ADMIN at open();
+ * ENOMEM. A refused call changes nothing. Setting it again replaces the
+ * ring (its records are dropped) and zeroes @recorded and @lost.
+ */
+#define ARMPMU_IOC_SET_SAMPLING	_IOW(ARMPMU_IOC_MAGIC, 0x14, struct armpmu_sampling)
+
+/*
+ * ARMPMU_IOC_READ_SAMPLES: take records from the ring, as many whole ones
+ * as fit in @size bytes (0 bytes when it is empty: never blocks; poll(2)
+ * waits). EOPNOTSUPP if the file is not sampled; EINVAL for @size below
+ * ARMPMU_SAMPLE_SIZE(ARMPMU_MAX_COUNTERS) or a non-zero reserved field;
+ * EFAULT if the header or the room are not writable memory (the records
+ * stay in the ring).
+ */
+#define ARMPMU_IOC_READ_SAMPLES	_IOWR(ARMPMU_IOC_MAGIC, 0x15, struct armpmu_samples)
 
 #endif /* _UAPI_LINUX_ARMPMU_H */
