@@ -85,8 +85,8 @@ expect 2 "-r needs a count" "stat -r 0 is a usage error" pmuctl stat -r 0 -- tru
 expect 2 "no CPU '99'" "stat -C 99 is a usage error" pmuctl stat -C 99 -- true
 expect 2 'one at a time' "stat -C 0 -a is a usage error" pmuctl stat -C 0 -a -- true
 expect 2 "needs a process ID, not '0'" "stat -p 0 is a usage error" pmuctl stat -p 0
-expect 2 'no command too' "stat -p with a command is a usage error" pmuctl stat -p 1 -- true
-expect 2 'no -r' "stat -p with -r is a usage error" pmuctl stat -r 2 -p 1
+expect 2 '-r repeats a command that says how long' "stat -p with -r but no command is a usage error" \
+	pmuctl stat -r 2 -p 1
 # One message for a missing argument or an unknown option (not getopt's
 # and then "unknown option" too).
 expect 2 "^pmuctl stat: option -e needs an argument$" "stat -e without its argument: one message" \
@@ -353,7 +353,36 @@ s1=$!
 expect 0 "^ Performance counter stats for thread id '$s1' \\(the thread and what it started" \
 	"-t TID: the thread" pmuctl stat -e cycles -t "$s1"
 wait
-expect 2 "no command too" "-t with a command is a usage error" pmuctl stat -t 1 -- true
+# A command after -p or -t says how long (perf's way): the targets are
+# counted while it runs, not it; -r runs it again, -I prints as it runs.
+sh -c 'while :; do :; done' &
+s1=$!
+expect 0 "^ Performance counter stats for process id '$s1' \\(its thread and what it started" \
+	"-p PID -- sleep 0.3: the process, while the command runs" pmuctl stat -e cycles -p "$s1" -- sleep 0.3
+check "  its cycles" grep -Eq '^ +[1-9][0-9,]* +cycles$' "$out"
+el=$(awk '/seconds time elapsed/ { print $1 }' "$out")
+check "  for the command's time ($el s), and the process lives on" \
+	awk "BEGIN { exit !($el >= 0.3 && $el < 5) }"
+check "  (it is still running)" [ -d /proc/$s1 ]
+expect 0 "^ Performance counter stats for thread id '$s1' \\(" "-t TID -- sleep 0.2: the thread" \
+	pmuctl stat -e cycles -t "$s1" -- sleep 0.2
+expect 0 "^ Performance counter stats for process id '$s1' \\(3 runs, " "-r 3 -p PID -- sleep 0.1: 3 runs" \
+	pmuctl stat -r 3 -e cycles -p "$s1" -- sleep 0.1
+check "  each count with perf's +-" grep -Eq '^ +[1-9][0-9,]* +cycles +\( \+- +[0-9.]+% \)$' "$out"
+expect 0 '^ +[0-9]+\.[0-9]{9} +[1-9][0-9,]* +cycles' "-I 100 -p PID -- sleep 0.35: an interval a line" \
+	pmuctl stat -I 100 -e cycles -p "$s1" -- sleep 0.35
+check "  at least 3" [ "$(grep -Ec '^ +[0-9]+\.[0-9]{9} +[0-9,]+ +cycles' "$out")" -ge 3 ]
+expect 3 'seconds time elapsed' "-p PID -- a command that fails: its status" \
+	pmuctl stat -e cycles -p "$s1" -- sh -c 'sleep 0.1; exit 3'
+expect 127 'Workload failed' "-p PID -- no-such-command: 127, no counts" \
+	pmuctl stat -e cycles -p "$s1" -- no-such-command
+kill $s1
+wait
+spin 300000000 &
+s1=$!
+expect 0 '^ +[0-9]+\.[0-9]{9} +[0-9,]+ +cycles' "-I 50 -p PID: intervals until the process exits" \
+	pmuctl stat -I 50 -e cycles -p "$s1"
+wait
 
 expect 1 'counting kernel mode needs CAP_PERFMON' "lab cannot count kernel mode (:k)" \
 	as_lab pmuctl stat -e CPU_CYCLES:k -- true
@@ -468,7 +497,7 @@ sleep 0.5
 kill -INT $stat_pid
 wait $stat_pid
 status=$?
-check "-p ends on SIGINT with status 0 (got $status)" [ "$status" = 0 ]
+check "-p ends on SIGINT with a shell's status 130, as perf (got $status)" [ "$status" = 130 ]
 check "  printing the counts so far" grep -q 'Interrupted: the counts so far' "$out"
 kill $sleeper
 # -p's software lines come from the driver: a shell that waits for 5 sleeps

@@ -17,7 +17,7 @@
 static void usage(void)
 {
 	printf("Usage: pmuctl stat [OPTIONS] -- COMMAND [ARGS...]\n"
-	       "       pmuctl stat [OPTIONS] -p PID[,PID...] | -t TID[,TID...]\n"
+	       "       pmuctl stat [OPTIONS] -p PID[,PID...] | -t TID[,TID...] [-- COMMAND...]\n"
 	       "       pmuctl stat -M list\n\n"
 	       "Counts events while COMMAND runs: COMMAND and every thread and child process\n"
 	       "it creates, wherever the scheduler runs them, and nothing else. Prints, as\n"
@@ -48,9 +48,10 @@ static void usage(void)
 	       "                      print the counts of every MSECS (10 and up) as the\n"
 	       "                      command runs, each line after its time, as perf does\n"
 	       "  -D, --delay MSECS   start counting MSECS after the command starts\n"
-	       "  -p, --pid PIDS      count running processes instead, until they exit or\n"
-	       "                      Ctrl-C: their threads, and the threads and children they\n"
-	       "                      create after that\n"
+	       "  -p, --pid PIDS      count running processes instead: their threads, and the\n"
+	       "                      threads and children they create after that; while\n"
+	       "                      COMMAND runs (not counted: it says how long, as perf's),\n"
+	       "                      else until they exit or Ctrl-C; -r with COMMAND\n"
 	       "  -t, --tid TIDS      the same for threads alone\n"
 	       "  -C, --cpu CPUS      count everything that runs on CPUS (0,1 or 1-2) while\n"
 	       "                      COMMAND runs; COMMAND runs where the scheduler puts it;\n"
@@ -313,20 +314,12 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		if (ret)
 			return ret;
 	}
-	if (run->target == TARGET_PROCESS) {
-		const char *opt_name = run->tids ? "-t" : "-p";
-
-		if (optind != argc)
-			return usage_error("%s counts running %s: no command too", opt_name,
-					   run->tids ? "threads" : "processes");
-		if (o->repeat != 1)
-			return usage_error("%s counts once: no -r", opt_name);
-		if (o->interval_ms || o->delay_ms)
-			return usage_error("%s: -I and -D are for a command, not yet for %s", opt_name,
-					   opt_name);
-	} else if (optind == argc) {
+	if (run->target == TARGET_PROCESS && optind == argc && o->repeat != 1)
+		return usage_error("%s without a command counts once, until the %s end: -r repeats a command that says how long (-r 3 %s ID -- sleep 1)",
+				   run->tids ? "-t" : "-p", run->tids ? "threads" : "processes",
+				   run->tids ? "-t" : "-p");
+	if (run->target != TARGET_PROCESS && optind == argc)
 		return usage_error("no command to run");
-	}
 	if (o->passes && run->target != TARGET_COMMAND)
 		return usage_error("--passes runs the command once per set of events: not with -p, -t, -C or -a");
 	if (o->passes && (o->repeat != 1 || o->interval_ms || o->delay_ms))

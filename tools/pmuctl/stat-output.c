@@ -128,11 +128,11 @@ static void print_header(FILE *out, const struct stat_run *run, char **cmd)
 		for (char **a = cmd; *a; a++)
 			fprintf(out, "%s%s", a == cmd ? "" : " ", *a);
 		fprintf(out, "' (");
-		if (run->runs > 1)
-			fprintf(out, "%d runs, ", run->runs);
-		if (run->passes > 1)
-			fprintf(out, "%d passes, ", run->passes);
 	}
+	if (run->runs > 1)
+		fprintf(out, "%d runs, ", run->runs);
+	if (run->passes > 1)
+		fprintf(out, "%d passes, ", run->passes);
 	describe_target(out, run);
 	fprintf(out, "):\n\n");
 }

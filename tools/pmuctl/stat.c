@@ -52,6 +52,7 @@ struct measurement {
 	struct stat_passes *passes;	/* --passes: the plan (the merged run points into it) */
 	bool passes_differ;		/* --passes: the reference's counts differ */
 	struct stat_threads threads;	/* --per-thread: the threads' counts */
+	struct stat_targets *watch;	/* -p, -t without a command: their end */
 	const struct stat_options *o;
 	FILE *out;
 	char **cmd;
@@ -127,6 +128,17 @@ static void print_runs(const struct measurement *m, const struct stat_run *runs,
 }
 
 /*
+ * Waits up to @msecs for the end of the count: the command's, or without
+ * one, -p's targets' (or SIGINT). True if it came.
+ */
+static bool wait_end(struct measurement *m, int msecs)
+{
+	if (m->watch)
+		return stat_targets_wait(m->watch, msecs);
+	return stat_workload_wait(&m->command, msecs);
+}
+
+/*
  * -I: while the command runs, the counts of every interval, as perf
  * prints them (the last one shorter, at its end).
  */
@@ -149,7 +161,7 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 
 		next += m->o->interval_ms / 1e3;
 		t = now();
-		ended = stat_workload_wait(&m->command, next > t ? (int)((next - t) * 1e3 + 0.5) : 0);
+		ended = wait_end(m, next > t ? (int)((next - t) * 1e3 + 0.5) : 0);
 		t = now();
 		if (read_counts(m, files, now_c) && !m->run.disturbed) {
 			m->run.disturbed = true;
@@ -304,45 +316,99 @@ static int run_once(struct measurement *m, struct stat_sample *counts)
 /* ---- -p PID ---- */
 
 /*
- * Counts the threads of -p's processes (or -t's threads) from now until
- * they exit or SIGINT: each existing thread gets a file, and with FOLLOW
- * the threads and children they create are counted too. pmuctl's own
- * work is in none of them.
+ * Counts the threads of -p's processes (or -t's threads), each existing
+ * thread with a file of its own, and with FOLLOW the threads and children
+ * they create after that: until a command given after them ends (it says
+ * how long, as perf's), else until they exit or SIGINT. pmuctl's own work,
+ * and the command's, are in none of them. The files are opened once: -r's
+ * runs of the command count the same threads again.
  */
 static int count_process(struct measurement *m)
 {
-	struct stat_usage usage = { 0 };
+	struct stat_usage usage = { 0 }, command_usage;
 	struct stat_sample counts;
+	struct armpmu_threads before = { 0 };
+	struct stat_targets watch;
+	bool command = m->cmd[0] != NULL, delayed = m->o->delay_ms > 0;
 	double t0;
-	int ret, err;
+	int ret = 0, err;
 
-	ret = stat_files_open_process(&m->files, &m->events, &m->run);
-	if (!ret && m->o->per_thread)
-		ret = stat_threads_check(&m->run);
-	if (ret)
+	if (!m->files.n) {
+		ret = stat_files_open_process(&m->files, &m->events, &m->run);
+		if (!ret && m->o->per_thread)
+			ret = stat_threads_check(&m->run);
+		if (ret)
+			return ret;
+	}
+	if (command && (ret = stat_workload_prepare(&m->command)))
 		return ret;
+	if (!command && (ret = stat_targets_watch(&watch, &m->run)))
+		return ret;
+	m->watch = command ? NULL : &watch;
+	stat_files_thread_totals(&m->files, &before);
 	err = stat_files_each(&m->files, pmudev_reset);
-	err = err ? err : stat_files_each(&m->files, pmudev_start);
-	if (err)
-		return fail("cannot start the counters: %s", pmudev_strerror(err));
+	err = err || delayed ? err : stat_files_each(&m->files, pmudev_start);
+	if (err) {
+		ret = fail("cannot start the counters: %s", pmudev_strerror(err));
+		if (command)
+			stat_workload_abandon(&m->command);
+		goto out;
+	}
+	if (delayed)
+		fprintf(stderr, "Events disabled\n");
 	t0 = now();
+	if (command)
+		stat_workload_release(&m->command);
+	if (delayed && !wait_end(m, m->o->delay_ms)) {
+		fprintf(stderr, "Events enabled\n");
+		t0 = now();
+		err = stat_files_each(&m->files, pmudev_start);
+		if (err)
+			say("cannot start the counters: %s", pmudev_strerror(err));
+	}
 	m->threads.files = &m->files;
 	if (m->o->per_thread)
 		stat_threads_look(&m->threads);
-	ret = stat_workload_wait_targets(&m->run, STAT_THREADS_LOOK_MS,
-					 m->o->per_thread ? stat_threads_look : NULL, &m->threads);
+	if (m->o->interval_ms)
+		print_intervals(m, &m->files, t0);
+	/* The command's end is looked for every second where it has no pidfd. */
+	while (!m->o->interval_ms &&
+	       !wait_end(m, m->o->per_thread ? STAT_THREADS_LOOK_MS : command ? 1000 : -1))
+		if (m->o->per_thread)
+			stat_threads_look(&m->threads);
+	if (command)
+		ret = stat_workload_finish(&m->command, &m->run.status, &m->run.signal,
+					   &command_usage);
 	stat_files_each(&m->files, pmudev_stop);
+	if (ret) {
+		m->workload_failed = true;
+		goto out;
+	}
 	if (m->o->per_thread)
 		stat_threads_look(&m->threads);
 	stat_counts_add_elapsed(&m->run, now() - t0);
 	err = stat_files_read(&m->files, &counts);
-	if (err == -EIO)
+	if (err == -EIO) {
 		m->run.disturbed = true;
-	else if (err)
-		return fail("cannot read the counters: %s", pmudev_strerror(err));
-	driver_software(m, &m->files, &usage, STAT_THREADS_SOFTWARE);
-	stat_counts_add_software(&m->run, &usage);
+	} else if (err) {
+		ret = fail("cannot read the counters: %s", pmudev_strerror(err));
+		goto out;
+	}
+	if (!m->o->interval_ms) {
+		struct armpmu_threads totals;
+		unsigned int from = STAT_THREADS_SOFTWARE & m->run.software;
+
+		if (from && stat_threads_software(&m->files, &before, &totals, from, &usage))
+			m->run.software &= ~from;
+		stat_counts_add_software(&m->run, &usage);
+	}
 	stat_counts_add(&m->run, &counts);
+out:
+	if (!command) {
+		ret = ret ? ret : watch.failed ? EXIT_FAILURE : 0;
+		stat_targets_unwatch(&watch);
+	}
+	m->watch = NULL;
 	return ret;
 }
 
@@ -394,7 +460,7 @@ static int measure(struct measurement *m, struct stat_sample **last)
 {
 	int ret = 0;
 
-	if (m->run.target == TARGET_PROCESS)
+	if (m->run.target == TARGET_PROCESS && !m->cmd[0])
 		return count_process(m);
 	if (m->o->passes)
 		return measure_passes(m);
@@ -408,7 +474,7 @@ static int measure(struct measurement *m, struct stat_sample **last)
 	/* Ctrl-C is for the command: pmuctl lives on to print the counts. */
 	signal(SIGINT, SIG_IGN);
 	for (int i = 0; i < m->o->repeat && !ret; i++)
-		ret = run_once(m, *last);
+		ret = m->run.target == TARGET_PROCESS ? count_process(m) : run_once(m, *last);
 	signal(SIGINT, SIG_DFL);
 	return ret;
 }
@@ -486,11 +552,11 @@ int cmd_stat(int argc, char **argv)
 		if (m.run.target == TARGET_CPU && !o.interval_ms && !o.delay_ms && !o.no_aggr)
 			m.events.software = 1U << SW_CPU_CLOCK;
 		/* -p, -t: those the driver counts for the threads. */
-		if (m.run.target == TARGET_PROCESS && !o.interval_ms)
+		if (m.run.target == TARGET_PROCESS)
 			m.events.software = STAT_THREADS_SOFTWARE;
 	}
 	m.run.software = m.events.software;
-	if (m.run.target != TARGET_PROCESS) {
+	if (m.cmd[0]) {
 		ret = stat_workload_find(&m.command, m.cmd);
 		if (ret)
 			return ret;
@@ -502,8 +568,10 @@ int cmd_stat(int argc, char **argv)
 		ret = threads_read(&m);
 	if (!ret && m.run.runs && !m.workload_failed) {
 		print(&m, last);
+		/* -p ended by Ctrl-C: a shell's 128 + SIGINT, as perf's. */
 		ret = m.run.status ? m.run.status :
-		      m.run.disturbed || m.passes_differ ? EXIT_FAILURE : ret;
+		      m.run.disturbed || m.passes_differ ? EXIT_FAILURE :
+		      m.run.interrupted ? 128 + SIGINT : ret;
 	}
 	free(last);
 	free(m.passes);
