@@ -77,7 +77,8 @@ static void made_up_partial(struct stat_run *run, int runs, const uint64_t *runn
 		add_counter(run, counts[i].name, counts[i].event, v,
 			    running ? running[i] : file_running);
 	}
-	run->unsupported[run->nunsupported++] = "STALL_FRONTEND";
+	run->unsupported[run->nunsupported++] = (struct stat_unsupported){
+		.spec = "STALL_FRONTEND", .name = "STALL_FRONTEND", .at = run->ncounters };
 }
 
 static void made_up_run(struct stat_run *run, int runs)
@@ -448,6 +449,27 @@ static void test_table(void)
 	free(text);
 }
 
+/* An event the core lacks: perf's <not supported> line where -e put it. */
+static void test_unsupported_in_place(void)
+{
+	struct stat_run run;
+	const char *at, *want;
+	char *text;
+
+	made_up_run(&run, 1);
+	run.unsupported[0].at = 1;	/* -e cycles,STALL_FRONTEND,INST_RETIRED:u,... */
+	text = render(&run, TABLE);
+	at = strstr(text, "      cycles\n");
+	want = "   <not supported>      STALL_FRONTEND\n";
+	tap_check(at && !strncmp(strchr(at, '\n') + 1, want, strlen(want)),
+		  "table: <not supported> in its place, after cycles", "%s", text);
+	free(text);
+	text = render(&run, CSV);
+	expect_line(text, 1, "<not supported>,,STALL_FRONTEND,0,100.00,,",
+		    "-x,: <not supported> in its place, perf's fields");
+	free(text);
+}
+
 static void test_metrics(void)
 {
 	struct stat_run run;
@@ -694,6 +716,7 @@ int main(int argc, char **argv)
 	test_not_counted();
 	test_status();
 	test_table();
+	test_unsupported_in_place();
 	test_metrics();
 	test_groups();
 	test_per_thread();

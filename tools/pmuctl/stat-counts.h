@@ -69,6 +69,16 @@ struct counter {
 	bool missed;		/* a run counted it during none of its time */
 };
 
+/*
+ * An event the core does not implement: not counted, its line perf's
+ * "<not supported>", in its place among the counters' lines.
+ */
+struct stat_unsupported {
+	const char *spec;	/* as -e gave it (the identity --passes merges by) */
+	char name[96];		/* as printed: with the mode implied, as a counter's */
+	int at;			/* printed before counters[at] (at ncounters: after the last) */
+};
+
 /* One measurement: a command's runs, or a process, or CPUs. */
 struct stat_run {
 	enum target target;
@@ -82,8 +92,8 @@ struct stat_run {
 	int cpus;		/* CPU mode: the CPUs counted */
 	struct counter counters[MAX_EVENTS];
 	int ncounters;
-	/* Default events this core does not implement, shown as such. */
-	const char *unsupported[MAX_EVENTS];
+	/* Events this core does not implement: perf's <not supported> lines. */
+	struct stat_unsupported unsupported[MAX_EVENTS + 1];
 	int nunsupported;
 	struct armpmu_info info;	/* of the first file opened */
 	int runs;

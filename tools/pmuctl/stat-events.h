@@ -25,7 +25,6 @@ struct stat_events {
 	int nspecs, ngroups;
 	char rewritten[MAX_EVENTS + 1][48];	/* specs of PMU syntax, for libpmudev */
 	unsigned int software;		/* 1 << enum stat_software: asked for */
-	bool defaults;			/* the defaults: one the core lacks is <not supported> */
 	const struct stat_group *group;	/* -M's, or NULL */
 	char group_specs[GROUP_MAX_EVENTS][48];	/* -M's events, with its modifier */
 	/* The specs that got a counter in the first file: a later one gets the same. */

@@ -135,6 +135,18 @@ static void software_fields(const struct stat_print_lines *p, const struct stat_
 	emit(out, &l, sep);
 }
 
+/* An event the core lacks: perf's "<not supported>" line. */
+static void unsupported_fields(const struct stat_print_lines *p, const struct stat_run *run,
+			       const struct stat_unsupported *u)
+{
+	struct line l = {
+		.run = run, .value = STAT_NOT_SUPPORTED, .event = u->name,
+		.variance = run->runs > 1, .pcnt = 100,
+	};
+
+	emit(p->out, &l, p->sep);
+}
+
 static void fields(FILE *out, const struct stat_run *runs, int n, const char *sep)
 {
 	if (runs[0].metric_only) {
@@ -142,21 +154,11 @@ static void fields(FILE *out, const struct stat_run *runs, int n, const char *se
 		return;
 	}
 	const struct stat_print_lines p = {
-		.software = software_fields, .count = count_lines, .out = out, .sep = sep,
+		.software = software_fields, .count = count_lines,
+		.unsupported = unsupported_fields, .out = out, .sep = sep,
 	};
 
 	stat_print_each(&p, runs, n);
-	/* The default events the core lacks: perf's "<not supported>" lines. */
-	for (int i = 0; i < runs[0].nunsupported; i++)
-		for (int r = 0; r < n; r++) {
-			struct line l = {
-				.run = &runs[r], .value = STAT_NOT_SUPPORTED,
-				.event = runs[r].unsupported[i], .variance = runs[r].runs > 1,
-				.pcnt = 100,
-			};
-
-			emit(out, &l, sep);
-		}
 }
 
 void stat_print_separated(FILE *out, const struct stat_run *runs, int n, const char *sep)

@@ -417,26 +417,34 @@ void stat_print_each(const struct stat_print_lines *p, const struct stat_run *ru
 		for (int r = 0; r < (runs[0].per_thread ? n : 1); r++)
 			p->software(p, &runs[order[r]], (enum stat_software)sw);
 	}
-	for (int i = 0; i < runs[0].ncounters; i++) {
+	for (int i = 0, u = 0; i <= runs[0].ncounters; i++) {
+		for (; u < runs[0].nunsupported && runs[0].unsupported[u].at <= i; u++)
+			for (int r = 0; r < n; r++)
+				p->unsupported(p, &runs[r], &runs[r].unsupported[u]);
+		if (i == runs[0].ncounters)
+			break;
 		stat_counts_order(runs, n, i, order);
 		for (int r = 0; r < n; r++)
 			p->count(p, &runs[order[r]], &runs[order[r]].counters[i]);
 	}
 }
 
+static void unsupported_line(const struct stat_print_lines *p, const struct stat_run *run,
+			     const struct stat_unsupported *u)
+{
+	table_prefix(p->out, run);
+	fprintf(p->out, "%18s      %s\n", STAT_NOT_SUPPORTED, u->name);
+}
+
 /* The table's lines of @n runs (-A: one per CPU), perf's order. */
 static void table_lines(FILE *out, const struct stat_run *runs, int n)
 {
 	const struct stat_print_lines p = {
-		.software = software_line, .count = print_counter_lines, .out = out,
+		.software = software_line, .count = print_counter_lines,
+		.unsupported = unsupported_line, .out = out,
 	};
 
 	stat_print_each(&p, runs, n);
-	for (int i = 0; i < runs[0].nunsupported; i++)
-		for (int r = 0; r < n; r++) {
-			table_prefix(out, &runs[r]);
-			fprintf(out, "%18s      %s\n", STAT_NOT_SUPPORTED, runs[r].unsupported[i]);
-		}
 }
 
 void stat_print_table(FILE *out, const struct stat_run *runs, int n, char **cmd)

@@ -74,13 +74,16 @@ struct stat_print_lines {
 			 enum stat_software sw);
 	void (*count)(const struct stat_print_lines *p, const struct stat_run *run,
 		      const struct counter *c);
+	void (*unsupported)(const struct stat_print_lines *p, const struct stat_run *run,
+			    const struct stat_unsupported *u);
 	FILE *out;
 	const char *sep;	/* -x's, or NULL */
 };
 /*
  * @p's lines of @n runs in perf's order: the software lines (one run's, or
- * with --per-thread each thread's), then each counter's in every run;
- * with --per-thread each line's threads from the largest count down.
+ * with --per-thread each thread's), then each counter's in every run,
+ * the events not supported in their places among them; with --per-thread
+ * each line's threads from the largest count down.
  */
 void stat_print_each(const struct stat_print_lines *p, const struct stat_run *runs, int n);
 /* The clock the software lines' rates are of: a command's task-clock, -a's cpu-clock. */

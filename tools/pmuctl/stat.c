@@ -534,8 +534,7 @@ int cmd_stat(int argc, char **argv)
 	if (ret)
 		return ret;
 	m.cmd = argv + optind;
-	m.events.defaults = !m.events.nspecs && !m.events.software;
-	if (m.events.defaults) {
+	if (!m.events.nspecs && !m.events.software) {
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
 			m.events.specs[m.events.nspecs++] = (char *)default_events[i];
 		/* perf's default software lines, where they can be measured. */
