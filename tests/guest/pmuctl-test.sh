@@ -463,6 +463,13 @@ if pmuctl list | grep -q '^  INST_RETIRED '; then
 	expect 0 '^ +[0-9,]+ +INST_RETIRED +#' \
 		"-M ipc with -e beyond the $counters counters: multiplexed, the metric still shown" \
 		pmuctl stat -e "$too_many" -M ipc -- $long_loop
+	# A metric only from counts of the same modifiers (perf's rule).
+	expect 0 '^ +[0-9,]+ +r08:k$' "root: -e cycles:u,INST_RETIRED:k,r08,r08:k: no IPC across modes" \
+		pmuctl stat -e cycles:u,INST_RETIRED:k,r08,r08:k -- true
+	check "  on none of them" absent 'insn per cycle' "$out"
+	expect 0 '^ +[0-9,]+ +INST_RETIRED:k +#  +[0-9]+\.[0-9][0-9]  insn per cycle$' \
+		"root: -e cycles:k,INST_RETIRED:k,r08: IPC of the same mode" pmuctl stat -e cycles:k,INST_RETIRED:k,r08 -- true
+	check "  not on r08 (both modes)" grep -Eq '^ +[0-9,]+ +r08$' "$out"
 	expect 0 '^ +insn per cycle $' "lab: --metric-only -M ipc: the metric's unit as the header" \
 		as_lab pmuctl stat --metric-only -M ipc -- exact-loop
 	check "  its value below" grep -Eq '^ +[0-9]+\.[0-9]{2} $' "$out"

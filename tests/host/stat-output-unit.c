@@ -478,17 +478,23 @@ static void test_metrics(void)
 
 	made_up_run(&run, 1);
 	ipc = stat_metric_of(&run.counters[1], 0);
-	tap_check(ipc && !strcmp(ipc->unit, "insn per cycle") && stat_metric_value(&run, ipc, &v) &&
+	tap_check(ipc && !strcmp(ipc->unit, "insn per cycle") && stat_metric_value(&run, &run.counters[1], ipc, &v) &&
 		  v == 0.5, "IPC is instructions over cycles", "%f", v);
 	run.ncounters = 2;	/* no branches counted: no branch metric */
 	tap_check(stat_metric_of(&run.counters[0], 0) == NULL, "cycles has no metric of its own",
 		  "it has one");
 	run.counters[0].sum = 0;
-	tap_check(stat_metric_value(&run, ipc, &v) && v == 0,
+	tap_check(stat_metric_value(&run, &run.counters[1], ipc, &v) && v == 0,
 		  "a denominator of 0 gives 0, as perf shows it", "%f", v);
+	run.counters[1].mode = ARMPMU_EXCLUDE_USER;	/* instructions:k over cycles (both modes) */
+	tap_check(!stat_metric_value(&run, &run.counters[1], ipc, &v),
+		  "no IPC of instructions:k over cycles of another mode (perf's rule)", "IPC %f", v);
+	run.counters[0].mode = ARMPMU_EXCLUDE_USER;
+	tap_check(stat_metric_value(&run, &run.counters[1], ipc, &v),
+		  "  but over cycles:k", "none");
 	run.counters[0] = run.counters[1];	/* instructions, no cycles */
 	run.ncounters = 1;
-	tap_check(!stat_metric_value(&run, ipc, &v), "no IPC without cycles counted", "IPC %f", v);
+	tap_check(!stat_metric_value(&run, &run.counters[0], ipc, &v), "no IPC without cycles counted", "IPC %f", v);
 }
 
 /* A known core's info, with @counters event counters. */

@@ -201,10 +201,11 @@ double stat_counts_pcnt(const struct counter *c)
 	return (double)(100 * c->time_running / c->time_enabled);
 }
 
-const struct counter *stat_counts_counter(const struct stat_run *run, uint32_t event)
+const struct counter *stat_counts_counter(const struct stat_run *run, uint32_t event,
+					  uint32_t mode)
 {
 	for (int i = 0; i < run->ncounters; i++)
-		if (run->counters[i].event == event)
+		if (run->counters[i].event == event && run->counters[i].mode == mode)
 			return &run->counters[i];
 	return NULL;
 }

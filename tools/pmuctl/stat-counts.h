@@ -63,6 +63,7 @@ struct counter {
 	unsigned int idx;	/* event counter, or ARMPMU_CYCLE_COUNTER */
 	char name[96];		/* a copy: the file that named it may be closed */
 	uint32_t event;		/* what it counts, for the metrics */
+	uint32_t mode;		/* its ARMPMU_EXCLUDE_* flags: a metric's counts share them */
 	double sum, sumsq;	/* over the runs, each scaled as perf scales it */
 	/* Its own times, summed over runs and files: ns enabled, ns counted. */
 	uint64_t time_enabled, time_running;
@@ -211,7 +212,8 @@ double stat_counts_running(const struct counter *c);
  */
 unsigned long long stat_counts_runtime(const struct stat_run *run, const struct counter *c);
 double stat_counts_pcnt(const struct counter *c);
-/* The first counter of @event, or NULL. */
-const struct counter *stat_counts_counter(const struct stat_run *run, uint32_t event);
+/* The first counter of @event in @mode (ARMPMU_EXCLUDE_* flags), or NULL. */
+const struct counter *stat_counts_counter(const struct stat_run *run, uint32_t event,
+					  uint32_t mode);
 
 #endif /* PMUCTL_STAT_COUNTS_H */

@@ -102,7 +102,7 @@ static void count_lines(const struct stat_print_lines *p, const struct stat_run 
 	else
 		snprintf(value, sizeof(value), "%f", (double)stat_print_rounded(run, c));
 	for (unsigned int k = 0; (m = stat_metric_of(c, k)); k++) {
-		if (!stat_metric_value(run, m, &l.metric_value))
+		if (!stat_metric_value(run, c, m, &l.metric_value))
 			continue;
 		l.metric_unit = m->unit;
 		l.metric_digits = m->digits;

@@ -154,8 +154,10 @@ static int program_first(struct pmudev *pmu, struct stat_events *ev, struct stat
 		c->idx = (unsigned int)idx;
 		snprintf(c->name, sizeof(c->name), "%s",
 			 ev->names[i] ? ev->names[i] : pmudev_counter_name(pmu, c->idx));
-		c->event = idx == ARMPMU_CYCLE_COUNTER ? ARMPMU_EV_CPU_CYCLES :
-			   pmudev_event_parse(spec, info, &event) ? 0 : event.number;
+		if (pmudev_event_parse(spec, info, &event))
+			event = (struct pmudev_event){ 0 };
+		c->event = idx == ARMPMU_CYCLE_COUNTER ? ARMPMU_EV_CPU_CYCLES : event.number;
+		c->mode = event.flags & (ARMPMU_EXCLUDE_USER | ARMPMU_EXCLUDE_KERNEL);
 	}
 	run->info = *info;
 	ev->known = true;

@@ -45,10 +45,12 @@ const struct stat_metric *stat_metric_of(const struct counter *c, unsigned int i
 	return NULL;
 }
 
-bool stat_metric_value(const struct stat_run *run, const struct stat_metric *m, double *value)
+bool stat_metric_value(const struct stat_run *run, const struct counter *on,
+		       const struct stat_metric *m, double *value)
 {
-	const struct counter *num = stat_counts_counter(run, m->num);
-	const struct counter *den = stat_counts_counter(run, m->den);
+	const struct counter *num = m->num == on->event ? on :
+				    stat_counts_counter(run, m->num, on->mode);
+	const struct counter *den = stat_counts_counter(run, m->den, on->mode);
 	double d;
 
 	if (!num || !den || !stat_counts_counted(run, num) || !stat_counts_counted(run, den))

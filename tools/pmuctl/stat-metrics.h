@@ -26,10 +26,13 @@ struct stat_metric {
 /* The @index-th metric shown on counter @c's line, or NULL past the last. */
 const struct stat_metric *stat_metric_of(const struct counter *c, unsigned int index);
 /*
- * Metric @m's value in @run, if every count it needs was counted and can
- * be trusted (a denominator of 0 gives 0, as perf shows it).
+ * Metric @m's value on counter @on's line of @run, if every count it needs
+ * was counted, in @on's mode (perf's rule: instructions:k over cycles:k,
+ * never over cycles:u), and can be trusted (a denominator of 0 gives 0,
+ * as perf shows it).
  */
-bool stat_metric_value(const struct stat_run *run, const struct stat_metric *m, double *value);
+bool stat_metric_value(const struct stat_run *run, const struct counter *on,
+		       const struct stat_metric *m, double *value);
 
 /* A named set of events for -M, whose metrics together make one idea. */
 #define GROUP_MAX_EVENTS 6

@@ -174,7 +174,7 @@ static void print_counter_lines(const struct stat_print_lines *p, const struct s
 	double v;
 
 	for (unsigned int k = 0; (m = stat_metric_of(c, k)); k++) {
-		if (!stat_metric_value(run, m, &v))
+		if (!stat_metric_value(run, c, m, &v))
 			continue;
 		snprintf(metric, sizeof(metric), " #  %6.*f  %s", m->digits, v, m->unit);
 		if (first)
@@ -256,7 +256,7 @@ static int metrics_of(const struct stat_run *run, const struct stat_metric **ms,
 
 	for (int i = 0; i < run->ncounters; i++)
 		for (unsigned int k = 0; (m = stat_metric_of(&run->counters[i], k)) && n < max; k++)
-			if (stat_metric_value(run, m, &vs[n]))
+			if (stat_metric_value(run, &run->counters[i], m, &vs[n]))
 				ms[n++] = m;
 	return n;
 }
