@@ -429,6 +429,71 @@ if [ "$counters" != 4 ]; then
 		pmuctl stat -e cycles,r10 -- true
 fi
 
+# ---- perf's further options (issue 28) ----
+expect 0 '^ +([0-9,]+|<not supported>|<not counted>) +L1D_CACHE( |$)' "-d: perf's detailed events, by Arm's names" \
+	pmuctl stat -d -- true
+check "  the last level cache's misses too" grep -Eq ' LL_CACHE_MISS_RD( |$)' "$out"
+check "  after the defaults" grep -Eq ' cycles$' "$out"
+expect 0 ' L1I_TLB_REFILL( |$)' "-dd: the instruction side and the TLBs too" pmuctl stat -dd -- true
+expect 0 '^pmuctl stat: STALL_FRONTEND: <not supported>: ' "-v: why an event is <not supported>" \
+	pmuctl stat -v -e cycles,STALL_FRONTEND -- true
+pmuctl stat --quiet -e cycles -- true >"$out" 2>&1
+status=$?
+check "--quiet: nothing printed, status 0" [ $status = 0 -a ! -s "$out" ]
+expect 0 '^ +[0-9]{4,} +cycles$' "--no-big-num: no thousands' separators" \
+	pmuctl stat --no-big-num -e cycles -- true
+expect 0 '^ +[0-9]{1,3}(,[0-9]{3})+ +cycles$' "-B: separators (the default)" pmuctl stat -B -e cycles -- true
+expect 0 '^ +[0-9]+\.[0-9]{9} +' "-I 100 --interval-count 2: two intervals" \
+	pmuctl stat -I 100 --interval-count 2 -e cycles -- sleep 0.6
+check "  exactly" [ "$(grep -Ec '^ +[0-9]+\.[0-9]{9} +' "$out")" = 2 ]
+expect 0 "$(printf '\033')\\[H" "--interval-clear: perf's clear screen" \
+	pmuctl stat -I 100 --interval-clear -e cycles -- sleep 0.25
+expect 0 'seconds time elapsed' "--summary: -I's totals at the end" \
+	pmuctl stat -I 100 --summary -e cycles -- sleep 0.25
+check "  after the intervals" grep -Eq '^ +[0-9]+\.[0-9]{9} +' "$out"
+expect 0 'Stopped by --timeout after 200 ms' "--timeout 200: the command stopped (SIGTERM), status 0" \
+	pmuctl stat --timeout 200 -e cycles -- sleep 5
+el=$(awk '/seconds time elapsed/ { print $1 }' "$out")
+check "  after 0.2 s ($el)" awk "BEGIN { exit !($el >= 0.2 && $el < 3) }"
+rm -f /tmp/prepost
+expect 0 'seconds time elapsed' "--pre, --post: around each run" \
+	pmuctl stat -r 2 --pre 'echo pre >>/tmp/prepost' --post 'echo post >>/tmp/prepost' -e cycles -- true
+check "  twice each, in turn" [ "$(tr '\n' ' ' </tmp/prepost)" = 'pre post pre post ' ]
+expect 1 "--pre: 'false' exited with status 1" "--pre failing: no run" pmuctl stat --pre false -e cycles -- true
+expect 0 '# Table of individual measurements:' "-r 3 --table: each run's time, as perf's" \
+	pmuctl stat -r 3 --table -e cycles -- true
+check "  3 rows, then perf's final result" sh -c "[ \$(grep -Ec '^ +[0-9.]+ \\([-+][0-9.]+\\) #+\$' '$out') = 3 ] && grep -q '# Final result:' '$out'"
+expect 0 '' "--log-fd 3: the counts on descriptor 3" sh -c 'pmuctl stat --log-fd 3 -e cycles -- true 3>/tmp/logfd'
+check "  there" grep -Eq '^ +[0-9,]+ +cycles$' /tmp/logfd
+expect 0 '^[0-9]+,,CPU_CYCLES:u,' "root: --all-user: each event without a modifier in user mode" \
+	pmuctl stat --all-user -x, -e cycles,CPU_CYCLES,cpu/event=0x11/ -- true
+check "  cycles:u" grep -Eq '^[0-9]+,,cycles:u,' "$out"
+check "  and PMU syntax's modifier after the slash" grep -Eq '^[0-9]+,,cpu/event=0x11/u,' "$out"
+expect 0 '^[0-9]+,,CPU_CYCLES:k,' "root: --all-kernel: kernel mode" pmuctl stat --all-kernel -x, -e CPU_CYCLES -- true
+expect 0 '^[0-9]+,,cycles,' "--no-scale: multiplexed counts unscaled" \
+	pmuctl stat --no-scale -x, -e "cycles,$too_many" -- $long_loop
+check "  each below the cycle counter's (counted all along), share under 100%" \
+	awk -F, '$3 == "cycles" { c = $1 } $3 == "CPU_CYCLES" { n++; if (!($1 < 0.99 * c && $5 < 100)) bad++ } END { exit !(n > 0 && !bad) }' "$out"
+expect 0 'seconds time elapsed' "-n: the time alone" pmuctl stat -n -- true
+check "  nothing counted" absent 'cycles|instructions|task-clock|Not counted' "$out"
+expect 0 'its first thread alone' "-i: the command's first thread alone, not its children" \
+	pmuctl stat -i -x, -e cycles:u -- sh -c 'spin 30000000; true'
+one=$(cut -d, -f1 "$out" | head -n 1)
+pmuctl stat -x, -e cycles:u -- sh -c 'spin 30000000; true' >"$out" 2>&1
+all=$(cut -d, -f1 "$out" | head -n 1)
+check "  so fewer cycles ($one) than with its child ($all)" [ "$one" -lt $((all / 2)) ]
+expect 0 '^S0-D0-C[0-9]+ +1 +[0-9,]+ +cycles$' "root: -a --per-core: perf's S0-D0-Cn prefix" \
+	pmuctl stat -a --per-core -e cycles -- true
+expect 0 "^S0 +$ncpus +[0-9,]+ +cycles\$" "root: -a --per-socket: the one socket" \
+	pmuctl stat -a --per-socket -e cycles -- true
+check "  said to be one" grep -q "all $ncpus CPUs counted are in one socket" "$out"
+expect 0 "^S0-D0-CLS[0-9]+,$ncpus,[0-9]+,,cycles," "root: -a --per-cluster -x,: perf's fields" \
+	pmuctl stat -a --per-cluster -x, -e cycles -- true
+check "  one cluster, said" grep -q "in one cluster" "$out"
+expect 2 'no cgroup filter' "-G is refused, saying why" pmuctl stat -G foo -- true
+expect 2 'STALL_SLOT' "--topdown is refused, saying why" pmuctl stat --topdown -- true
+expect 2 'no --control' "-D -1 is refused, saying why" pmuctl stat -D -1 -- true
+
 # ---- metrics and -M groups ----
 expect 0 '^  ipc +instructions per cycle' "stat -M list lists the metric groups" pmuctl stat -M list
 expect 0 '^  cache +' "stat --help lists them too" pmuctl stat --help

@@ -113,10 +113,18 @@ struct stat_run {
 	double interval;	/* -I: seconds since the start; 0: not -I */
 	bool per_cpu;		/* -A: the lines are line_cpu's */
 	int line_cpu;
+	/* --per-core, --per-cluster, --per-socket: the lines are a group of CPUs'. */
+	int aggr;		/* enum stat_aggr's: 0 none */
+	int aggr_socket, aggr_id, aggr_nr;	/* S0-D0-C<id>, its CPUs */
 	bool per_thread;	/* --per-thread: the lines are thread_comm-thread_tid's */
 	char thread_comm[16];
 	int thread_tid;
 	bool metric_only;	/* --metric-only */
+	bool no_big_num;	/* --no-big-num: no thousands' separators */
+	bool no_scale;		/* --no-scale: counts of part of the time left unscaled */
+	bool no_inherit;	/* -i: the first threads alone, not what they create */
+	const double *elapsed_each;	/* --table: each run's seconds (runs of them) */
+	int timeout_ms;		/* the command was stopped by --timeout after this */
 	uint64_t time_enabled, time_running;	/* summed over runs and files */
 	/* --passes: how many runs of the command, and their reference's counts. */
 	int passes;
@@ -166,6 +174,8 @@ void stat_counts_add(struct stat_run *run, const struct stat_sample *s);
 void stat_counts_add_counter(struct counter *c, uint64_t value, uint64_t enabled,
 			     uint64_t running);
 
+/* Adds @from's counts to @to's, counter by counter (one run each: -A's CPUs). */
+void stat_counts_add_run(struct stat_run *to, const struct stat_run *from);
 /* Adds one run's resource usage to @run's software counts, and its user and sys. */
 void stat_counts_add_usage(struct stat_run *run, const struct stat_usage *u);
 /* Adds one run's software counts alone (-a, -C: no user and sys). */

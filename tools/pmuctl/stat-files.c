@@ -92,6 +92,12 @@ static void unsupported(const struct stat_events *ev, int i, const struct armpmu
 	u->at = run->ncounters;
 	snprintf(u->name, sizeof(u->name), "%s%s", ev->names[i] ? ev->names[i] : spec,
 		 implied_u && !ev->names[i] ? ":u" : "");
+	if (ev->verbose) {
+		char why[200];
+
+		pmudev_event_error(spec, info, why, sizeof(why));
+		say("%s: <not supported>: %s", u->name, why);
+	}
 }
 
 /*
@@ -199,7 +205,7 @@ int stat_files_open_command(struct stat_files *f, pid_t pid, bool on_exec,
 		pmudev_close(pmu);
 		return fail("%s", strerror(-err));
 	}
-	err = pmudev_attach(pmu, pid, PMUDEV_ATTACH_FOLLOW |
+	err = pmudev_attach(pmu, pid, (run->no_inherit ? 0 : PMUDEV_ATTACH_FOLLOW) |
 			    (on_exec ? PMUDEV_ATTACH_ENABLE_ON_EXEC : 0));
 	if (err)
 		return fail("cannot count the command: %s", pmudev_strerror(err));
@@ -227,7 +233,7 @@ static int attach_thread(struct stat_files *f, pid_t pid, pid_t tid, struct stat
 
 	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND | PMUDEV_OPEN_MULTIPLEX))
 		return EXIT_FAILURE;
-	err = pmudev_attach(pmu, tid, PMUDEV_ATTACH_FOLLOW);
+	err = pmudev_attach(pmu, tid, run->no_inherit ? 0 : PMUDEV_ATTACH_FOLLOW);
 	if (err) {
 		pmudev_close(pmu);
 		if (err == -EACCES)

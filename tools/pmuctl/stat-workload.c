@@ -259,12 +259,12 @@ static void on_sigint(int sig)
 	got_sigint = 1;
 }
 
-int stat_targets_watch(struct stat_targets *t, struct stat_run *run)
+int stat_workload_watch(struct stat_workload_targets *t, struct stat_run *run)
 {
 	struct sigaction sa = { .sa_handler = on_sigint };
 	sigset_t block;
 
-	*t = (struct stat_targets){ .run = run, .n = run->npid_list };
+	*t = (struct stat_workload_targets){ .run = run, .n = run->npid_list };
 	for (int i = 0; i < t->n; i++) {
 		t->pfd[i] = (struct pollfd){ .events = POLLIN };
 		t->pfd[i].fd = (int)syscall(SYS_pidfd_open, run->pid_list[i], 0);
@@ -273,7 +273,7 @@ int stat_targets_watch(struct stat_targets *t, struct stat_run *run)
 				       strerror(errno));
 
 			t->n = i;
-			stat_targets_unwatch(t);
+			stat_workload_unwatch(t);
 			return ret;
 		}
 		t->polled |= t->pfd[i].fd < 0;
@@ -289,7 +289,7 @@ int stat_targets_watch(struct stat_targets *t, struct stat_run *run)
 }
 
 /* Whether every target is gone (a thread without a pidfd is looked for). */
-static bool targets_gone(struct stat_targets *t)
+static bool targets_gone(struct stat_workload_targets *t)
 {
 	int left = 0;
 
@@ -313,7 +313,7 @@ static double monotonic(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-bool stat_targets_wait(struct stat_targets *t, int msecs)
+bool stat_workload_wait_targets(struct stat_workload_targets *t, int msecs)
 {
 	double end = monotonic() + msecs / 1e3;
 
@@ -337,7 +337,7 @@ bool stat_targets_wait(struct stat_targets *t, int msecs)
 	return true;
 }
 
-void stat_targets_unwatch(struct stat_targets *t)
+void stat_workload_unwatch(struct stat_workload_targets *t)
 {
 	sigset_t block;
 

@@ -59,7 +59,7 @@ void stat_workload_abandon(struct stat_workload *w);
  * through a pidfd; a thread that leads no process has none, and is looked
  * for every 100 ms.
  */
-struct stat_targets {
+struct stat_workload_targets {
 	struct stat_run *run;
 	struct pollfd pfd[MAX_TARGETS];
 	int n;
@@ -71,12 +71,12 @@ struct stat_targets {
 };
 
 /* Starts watching @run's targets: 0, or the exit status, said. */
-int stat_targets_watch(struct stat_targets *t, struct stat_run *run);
+int stat_workload_watch(struct stat_workload_targets *t, struct stat_run *run);
 /*
  * Waits up to @msecs (negative: without end) for every target to exit,
  * or for SIGINT: true if either came (or watching failed, said).
  */
-bool stat_targets_wait(struct stat_targets *t, int msecs);
-void stat_targets_unwatch(struct stat_targets *t);
+bool stat_workload_wait_targets(struct stat_workload_targets *t, int msecs);
+void stat_workload_unwatch(struct stat_workload_targets *t);
 
 #endif /* PMUCTL_STAT_WORKLOAD_H */

@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include "pmuctl.h"
 #include "stat-files.h"
@@ -39,8 +40,6 @@
 #include "stat-system.h"
 #include "stat-threads.h"
 #include "stat-workload.h"
-
-static const char *const default_events[] = { "cycles", "instructions" };
 
 /* One pmuctl stat: what it counts, with what, and what came of it. */
 struct measurement {
@@ -52,7 +51,9 @@ struct measurement {
 	struct stat_passes *passes;	/* --passes: the plan (the merged run points into it) */
 	bool passes_differ;		/* --passes: the reference's counts differ */
 	struct stat_threads threads;	/* --per-thread: the threads' counts */
-	struct stat_targets *watch;	/* -p, -t without a command: their end */
+	struct stat_workload_targets *watch;	/* -p, -t without a command: their end */
+	double deadline;		/* --timeout: when the count stops, or 0 */
+	double *elapsed_each;		/* --table: each run's seconds */
 	const struct stat_options *o;
 	FILE *out;
 	char **cmd;
@@ -80,7 +81,7 @@ static int read_counts(const struct measurement *m, const struct stat_files *fil
 {
 	int err, ret = 0;
 
-	if (!m->o->no_aggr)
+	if (!m->o->no_aggr && !m->o->aggr)
 		return stat_files_read(files, counts);
 	for (int i = 0; i < files->n; i++) {
 		err = stat_files_read_one(files, i, &counts[i]);
@@ -99,7 +100,7 @@ static int make_runs(const struct measurement *m, const struct stat_files *files
 		     const struct stat_sample *counts, const struct stat_sample *before,
 		     struct stat_run *runs)
 {
-	int n = m->o->no_aggr ? files->n : 1;
+	int n = m->o->no_aggr || m->o->aggr ? files->n : 1;
 
 	for (int r = 0; r < n; r++) {
 		struct stat_sample d = counts[r];
@@ -110,7 +111,7 @@ static int make_runs(const struct measurement *m, const struct stat_files *files
 			stat_counts_sub(&d, &before[r]);
 		stat_counts_add(&runs[r], &d);
 		runs[r].per_cpu = m->o->no_aggr;
-		runs[r].line_cpu = m->o->no_aggr ? stat_files_cpu(files, r) : 0;
+		runs[r].line_cpu = m->o->no_aggr || m->o->aggr ? stat_files_cpu(files, r) : 0;
 	}
 	return n;
 }
@@ -133,9 +134,36 @@ static void print_runs(const struct measurement *m, const struct stat_run *runs,
  */
 static bool wait_end(struct measurement *m, int msecs)
 {
+	bool ended;
+
+	/* --timeout: the wait ends at the deadline, which stops the count. */
+	if (m->deadline > 0) {
+		int left = (int)((m->deadline - now()) * 1e3 + 0.5);
+
+		msecs = left < 0 ? 0 : msecs < 0 || msecs > left ? left : msecs;
+	}
+	ended = m->watch ? stat_workload_wait_targets(m->watch, msecs) :
+		stat_workload_wait(&m->command, msecs);
+	if (ended || m->deadline <= 0 || now() < m->deadline)
+		return ended;
+	m->deadline = 0;
+	m->run.timeout_ms = m->o->timeout_ms;
 	if (m->watch)
-		return stat_targets_wait(m->watch, msecs);
-	return stat_workload_wait(&m->command, msecs);
+		return true;
+	/* perf's way: the command gets SIGTERM, and is waited for. */
+	kill(m->command.pid, SIGTERM);
+	return stat_workload_wait(&m->command, -1);
+}
+
+/*
+ * A command --timeout stopped with its SIGTERM: asked for, so not a
+ * failure (perf's 0); the table says so instead.
+ */
+static void timed_out(struct measurement *m)
+{
+	m->deadline = 0;
+	if (m->run.timeout_ms && m->run.signal == SIGTERM)
+		m->run.signal = m->run.status = 0;
 }
 
 /*
@@ -182,11 +210,18 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 			runs[r].elapsed = t - (next - m->o->interval_ms / 1e3);
 			runs[r].disturbed = m->run.disturbed;
 		}
-		if (printed++ % 25 == 0)
+		/* --interval-clear: perf's clear screen, and the header, each time. */
+		if (m->o->interval_clear)
+			fputs("\033[H\033[2J", m->out);
+		if (printed++ % 25 == 0 || m->o->interval_clear)
 			stat_print_interval_header(m->out, &runs[0], m->o->sep, m->o->json);
-		print_runs(m, runs, n);
+		if (!m->o->quiet)
+			print_runs(m, runs, n);
 		fflush(m->out);
 		memcpy(before, now_c, (size_t)n * sizeof(*now_c));
+		/* --interval-count: then the command is waited for, as perf does. */
+		if (m->o->interval_count && printed == m->o->interval_count)
+			break;
 	}
 out:
 	free(now_c);
@@ -231,7 +266,10 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 		return ret;
 	if (task_mode(&m->run)) {
 		files = &task_files;
-		ret = stat_files_open_command(files, m->command.pid, !delayed, &m->events, &m->run);
+		/* -n: no file, the time alone. */
+		if (!m->o->null_run)
+			ret = stat_files_open_command(files, m->command.pid, !delayed, &m->events,
+						      &m->run);
 	}
 	if (!ret && m->o->per_thread)
 		ret = stat_threads_check(&m->run);
@@ -251,6 +289,7 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 		fprintf(stderr, "Events disabled\n");
 	system = system && !delayed && !task_mode(&m->run) && !stat_system_read(&sys_before);
 	*t0 = now();
+	m->deadline = m->o->timeout_ms ? *t0 + m->o->timeout_ms / 1e3 : 0;
 	stat_workload_release(&m->command);
 	if (delayed && !stat_workload_wait(&m->command, m->o->delay_ms)) {
 		fprintf(stderr, "Events enabled\n");
@@ -267,8 +306,11 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 		m->threads.files = files;
 		stat_threads_follow(&m->threads, &m->command);
 	}
+	while (m->deadline > 0 && !wait_end(m, -1))
+		;
 	ret = stat_workload_finish(&m->command, &m->run.status, &m->run.signal, &usage);
 	stat_files_each(files, pmudev_stop);
+	timed_out(m);
 	system = system && !stat_system_read(&sys_after);
 	if (ret) {
 		m->workload_failed = true;
@@ -299,6 +341,24 @@ close:
 	return ret;
 }
 
+/* --pre, --post: @cmd through the shell, as perf runs it: 0, or said and its status. */
+static int shell(const char *opt, const char *cmd)
+{
+	int status;
+
+	if (!cmd)
+		return 0;
+	fflush(NULL);
+	status = system(cmd);
+	if (status == -1)
+		return fail("%s: cannot run '%s': %s", opt, cmd, strerror(errno));
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	fail("%s: '%s' %s %d", opt, cmd, WIFEXITED(status) ? "exited with status" : "killed by signal",
+	     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 static int run_once(struct measurement *m, struct stat_sample *counts)
 {
 	double t0 = now(), t1;
@@ -308,6 +368,8 @@ static int run_once(struct measurement *m, struct stat_sample *counts)
 	t1 = now();
 	if (ret)
 		return ret;
+	if (m->elapsed_each)
+		m->elapsed_each[m->run.runs] = t1 - t0;
 	stat_counts_add_elapsed(&m->run, t1 - t0);
 	stat_counts_add(&m->run, counts);
 	return 0;
@@ -328,7 +390,7 @@ static int count_process(struct measurement *m)
 	struct stat_usage usage = { 0 }, command_usage;
 	struct stat_sample counts;
 	struct armpmu_threads before = { 0 };
-	struct stat_targets watch;
+	struct stat_workload_targets watch;
 	bool command = m->cmd[0] != NULL, delayed = m->o->delay_ms > 0;
 	double t0;
 	int ret = 0, err;
@@ -342,7 +404,7 @@ static int count_process(struct measurement *m)
 	}
 	if (command && (ret = stat_workload_prepare(&m->command)))
 		return ret;
-	if (!command && (ret = stat_targets_watch(&watch, &m->run)))
+	if (!command && (ret = stat_workload_watch(&watch, &m->run)))
 		return ret;
 	m->watch = command ? NULL : &watch;
 	stat_files_thread_totals(&m->files, &before);
@@ -357,6 +419,7 @@ static int count_process(struct measurement *m)
 	if (delayed)
 		fprintf(stderr, "Events disabled\n");
 	t0 = now();
+	m->deadline = m->o->timeout_ms ? t0 + m->o->timeout_ms / 1e3 : 0;
 	if (command)
 		stat_workload_release(&m->command);
 	if (delayed && !wait_end(m, m->o->delay_ms)) {
@@ -380,12 +443,15 @@ static int count_process(struct measurement *m)
 		ret = stat_workload_finish(&m->command, &m->run.status, &m->run.signal,
 					   &command_usage);
 	stat_files_each(&m->files, pmudev_stop);
+	timed_out(m);
 	if (ret) {
 		m->workload_failed = true;
 		goto out;
 	}
 	if (m->o->per_thread)
 		stat_threads_look(&m->threads);
+	if (m->elapsed_each)
+		m->elapsed_each[m->run.runs] = now() - t0;
 	stat_counts_add_elapsed(&m->run, now() - t0);
 	err = stat_files_read(&m->files, &counts);
 	if (err == -EIO) {
@@ -406,7 +472,7 @@ static int count_process(struct measurement *m)
 out:
 	if (!command) {
 		ret = ret ? ret : watch.failed ? EXIT_FAILURE : 0;
-		stat_targets_unwatch(&watch);
+		stat_workload_unwatch(&watch);
 	}
 	m->watch = NULL;
 	return ret;
@@ -464,17 +530,26 @@ static int measure(struct measurement *m, struct stat_sample **last)
 		return count_process(m);
 	if (m->o->passes)
 		return measure_passes(m);
-	if (!task_mode(&m->run))
+	if (!task_mode(&m->run) && !m->o->null_run)
 		ret = stat_files_open_cpus(&m->files, &m->events, &m->run);
 	if (ret)
 		return ret;
 	*last = calloc(m->files.n ? (size_t)m->files.n : 1, sizeof(**last));
 	if (!*last)
 		return fail("out of memory");
+	if (m->o->table && m->o->repeat > 1 &&
+	    !(m->elapsed_each = calloc((size_t)m->o->repeat, sizeof(double))))
+		return fail("out of memory");
 	/* Ctrl-C is for the command: pmuctl lives on to print the counts. */
 	signal(SIGINT, SIG_IGN);
-	for (int i = 0; i < m->o->repeat && !ret; i++)
-		ret = m->run.target == TARGET_PROCESS ? count_process(m) : run_once(m, *last);
+	for (int i = 0; i < m->o->repeat && !ret; i++) {
+		ret = shell("--pre", m->o->pre);
+		if (!ret)
+			ret = m->run.target == TARGET_PROCESS ? count_process(m) : run_once(m, *last);
+		if (!ret)
+			ret = shell("--post", m->o->post);
+	}
+	m->run.elapsed_each = m->elapsed_each;
 	signal(SIGINT, SIG_DFL);
 	return ret;
 }
@@ -490,8 +565,11 @@ static void print(struct measurement *m, const struct stat_sample *last)
 			say("out of memory: no counts per thread");
 			return;
 		}
-	} else if (m->o->no_aggr && last && (runs = calloc((size_t)m->files.n, sizeof(*runs)))) {
+	} else if ((m->o->no_aggr || m->o->aggr) && last &&
+		   (runs = calloc((size_t)m->files.n, sizeof(*runs)))) {
 		n = make_runs(m, &m->files, last, NULL, runs);
+		if (m->o->aggr)
+			n = stat_system_aggregate(runs, n, (int)m->o->aggr);
 		for (int r = 0; r < n; r++) {
 			runs[r].elapsed = m->run.elapsed;
 			runs[r].elapsed_sumsq = m->run.elapsed_sumsq;
@@ -500,8 +578,12 @@ static void print(struct measurement *m, const struct stat_sample *last)
 	} else if (!runs) {
 		runs = &m->run;
 	}
-	if (!m->o->interval_ms && n)
+	if ((!m->o->interval_ms || m->o->summary) && n && !m->o->quiet) {
+		/* --summary: after -I's intervals, the whole run's counts. */
+		for (int r = 0; r < n; r++)
+			runs[r].interval = 0;
 		print_runs(m, runs, n);
+	}
 	if (m->o->per_thread)
 		stat_threads_notes(&m->threads);
 	if (m->o->json || m->o->sep || m->o->interval_ms)
@@ -524,7 +606,7 @@ static int threads_read(const struct measurement *m)
 int cmd_stat(int argc, char **argv)
 {
 	struct measurement m = { .run.target = TARGET_COMMAND, .out = stderr };
-	struct stat_options o = { .repeat = 1 };
+	struct stat_options o = { .repeat = 1, .log_fd = -1 };
 	struct stat_sample *last = NULL;
 	int ret;
 
@@ -534,26 +616,9 @@ int cmd_stat(int argc, char **argv)
 	if (ret)
 		return ret;
 	m.cmd = argv + optind;
-	if (!m.events.nspecs && !m.events.software) {
-		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
-			m.events.specs[m.events.nspecs++] = (char *)default_events[i];
-		/* perf's default software lines, where they can be measured. */
-		if (m.run.target == TARGET_COMMAND && !o.interval_ms && !o.delay_ms)
-			m.events.software = 1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
-					    1U << SW_CPU_MIGRATIONS | 1U << SW_PAGE_FAULTS;
-		/* -I: those the driver counts, read at each interval's end. */
-		if (m.run.target == TARGET_COMMAND && o.interval_ms)
-			m.events.software = STAT_THREADS_SOFTWARE;
-		/* -a's, from the CPU files' times and /proc; -C has only cpu-clock. */
-		if (m.run.target == TARGET_ALL_CPUS && !o.interval_ms && !o.delay_ms && !o.no_aggr)
-			m.events.software = 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
-					    1U << SW_PAGE_FAULTS;
-		if (m.run.target == TARGET_CPU && !o.interval_ms && !o.delay_ms && !o.no_aggr)
-			m.events.software = 1U << SW_CPU_CLOCK;
-		/* -p, -t: those the driver counts for the threads. */
-		if (m.run.target == TARGET_PROCESS)
-			m.events.software = STAT_THREADS_SOFTWARE;
-	}
+	ret = stat_options_defaults(&o, &m.run, &m.events);
+	if (ret)
+		return ret;
 	m.run.software = m.events.software;
 	if (m.cmd[0]) {
 		ret = stat_workload_find(&m.command, m.cmd);
@@ -562,6 +627,9 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (o.output && !(m.out = stat_print_output_file(o.output, o.append)))
 		return fail("%s: %s", o.output, strerror(errno));
+	/* --log-fd: perf's; the descriptor is pmuctl's to close. */
+	if (o.log_fd >= 0 && !(m.out = fdopen(o.log_fd, o.append ? "a" : "w")))
+		return fail("--log-fd %d: %s", o.log_fd, strerror(errno));
 	ret = measure(&m, &last);
 	if (!ret && o.per_thread && m.run.runs && !m.workload_failed)
 		ret = threads_read(&m);
