@@ -80,7 +80,9 @@ for sub in load unload status info list stat reset; do
 	expect 0 "Usage: pmuctl $sub" "pmuctl $sub --help" pmuctl $sub --help
 done
 expect 2 "unknown subcommand 'frobnicate'" "an unknown subcommand is a usage error" pmuctl frobnicate
-expect 2 'no command to run' "stat without a command is a usage error" pmuctl stat
+expect 2 'no command to run; without one perf counts the whole system until Ctrl-C, which needs CAP_PERFMON' \
+	"lab: stat without a command: what perf would do, and what lab can do instead" as_lab pmuctl stat
+check "  a command, or lab's own processes" grep -q 'pmuctl stat -p PID' "$out"
 expect 2 "-r needs a count" "stat -r 0 is a usage error" pmuctl stat -r 0 -- true
 expect 2 "no CPU '99'" "stat -C 99 is a usage error" pmuctl stat -C 99 -- true
 expect 2 'one at a time' "stat -C 0 -a is a usage error" pmuctl stat -C 0 -a -- true
@@ -130,7 +132,7 @@ expect 0 "^ Performance counter stats for 'true' \\(with its threads and childre
 	"stat's header: the command, its threads and children, the core (no CPU)" pmuctl stat -- true
 check "  cycles too" grep -Eq '^ +[0-9,]+ +cycles' "$out"
 expect 0 'seconds time elapsed' "stat prints the elapsed time" pmuctl stat -- true
-expect 0 '^ +[0-9,]+ +cycles:u$' "lab: stat's cycles are user mode only (:u)" as_lab pmuctl stat -- true
+expect 0 '^ +[0-9,]+ +cycles:u( +#  +[0-9.]+ GHz)?$' "lab: stat's cycles are user mode only (:u)" as_lab pmuctl stat -- true
 expect 1 'did you mean.*instructions' "a typo gets the closest names" pmuctl stat -e instructons -- true
 expect 1 'did you mean.*L1D_CACHE_REFILL' "a typoed architectural name too" pmuctl stat -e L1D_CACHE_REFIL -- true
 too_many=CPU_CYCLES
@@ -338,8 +340,11 @@ check "  alone: /proc keeps no context switches or page faults per CPU" \
 	absent 'context-switches|page-faults' "$out"
 expect 2 'not per CPU' "-C 0 -e context-switches is refused, saying why" \
 	pmuctl stat -C 0 -e context-switches -- true
-expect 2 'with -C or -a' "-e cpu-clock of a command is refused (its time is task-clock)" \
-	pmuctl stat -e cpu-clock -- true
+expect 0 '^ +[0-9]+\.[0-9]{2} msec cpu-clock +#  +[0-9]+\.[0-9]{3} CPUs utilized$' \
+	"-e cpu-clock of a command: its time on a CPU, as perf's" pmuctl stat -e cpu-clock -- true
+expect 0 '^ +[0-9,]+ +cycles +#  +[0-9]+\.[0-9]{3} GHz$' "cycles: perf's GHz, over task-clock" \
+	pmuctl stat -- exact-loop
+check "  and with -x, in perf's metric fields" sh -c "pmuctl stat -x, -- exact-loop 2>&1 | grep -Eq '^[0-9]+,,cycles,[0-9]+,100\.00,[0-9]+\.[0-9]{3},GHz\$'"
 # -p and -t lists.
 spin 300000000 &
 s1=$!
@@ -429,11 +434,30 @@ if [ "$counters" != 4 ]; then
 		pmuctl stat -e cycles,r10 -- true
 fi
 
+# No command (issue 28): as perf, the whole system until Ctrl-C.
+expect 0 "^ Performance counter stats for 'system wide' \\(everything on all $ncpus CPUs" \
+	"root: stat without a command counts the whole system (--timeout 300 ends it)" \
+	pmuctl stat --timeout 300 -e cycles
+check "  its cycles" grep -Eq '^ +[1-9][0-9,]* +cycles$' "$out"
+pmuctl stat -e cycles >"$out" 2>&1 &
+stat_pid=$!
+sleep 0.5
+kill -INT $stat_pid
+wait $stat_pid
+status=$?
+check "root: stat without a command until SIGINT: 130, as perf (got $status)" [ "$status" = 130 ]
+check "  and the counts" grep -Eq '^ +[1-9][0-9,]* +cycles$' "$out"
+expect 0 "^ Performance counter stats for 'CPU\\(s\\) 0' \\(everything on CPU 0, " \
+	"root: -C 0 without a command: perf's 'CPU(s) 0' header" pmuctl stat -C 0 --timeout 200 -e cycles
+expect 0 "^ Performance counter stats for 'system wide' " "root: -a -- true: perf's 'system wide' header" \
+	pmuctl stat -a -e cycles -- true
+expect 2 '-r repeats a command' "-a -r 2 without a command is refused" pmuctl stat -a -r 2
+
 # ---- perf's further options (issue 28) ----
 expect 0 '^ +([0-9,]+|<not supported>|<not counted>) +L1D_CACHE( |$)' "-d: perf's detailed events, by Arm's names" \
 	pmuctl stat -d -- true
 check "  the last level cache's misses too" grep -Eq ' LL_CACHE_MISS_RD( |$)' "$out"
-check "  after the defaults" grep -Eq ' cycles$' "$out"
+check "  after the defaults" grep -Eq ' cycles( +#  +[0-9.]+ GHz)?$' "$out"
 expect 0 ' L1I_TLB_REFILL( |$)' "-dd: the instruction side and the TLBs too" pmuctl stat -dd -- true
 expect 0 '^pmuctl stat: STALL_FRONTEND: <not supported>: ' "-v: why an event is <not supported>" \
 	pmuctl stat -v -e cycles,STALL_FRONTEND -- true
@@ -463,8 +487,9 @@ expect 1 "--pre: 'false' exited with status 1" "--pre failing: no run" pmuctl st
 expect 0 '# Table of individual measurements:' "-r 3 --table: each run's time, as perf's" \
 	pmuctl stat -r 3 --table -e cycles -- true
 check "  3 rows, then perf's final result" sh -c "[ \$(grep -Ec '^ +[0-9.]+ \\([-+][0-9.]+\\) #+\$' '$out') = 3 ] && grep -q '# Final result:' '$out'"
-expect 0 '' "--log-fd 3: the counts on descriptor 3" sh -c 'pmuctl stat --log-fd 3 -e cycles -- true 3>/tmp/logfd'
-check "  there" grep -Eq '^ +[0-9,]+ +cycles$' /tmp/logfd
+sh -c 'pmuctl stat --log-fd 3 -e cycles -- true 3>/tmp/logfd' >"$out" 2>&1
+check "--log-fd 3: nothing on stderr" [ ! -s "$out" ]
+check "  the counts on descriptor 3" grep -Eq '^ +[0-9,]+ +cycles$' /tmp/logfd
 expect 0 '^[0-9]+,,CPU_CYCLES:u,' "root: --all-user: each event without a modifier in user mode" \
 	pmuctl stat --all-user -x, -e cycles,CPU_CYCLES,cpu/event=0x11/ -- true
 check "  cycles:u" grep -Eq '^[0-9]+,,cycles:u,' "$out"
@@ -477,7 +502,8 @@ check "  each below the cycle counter's (counted all along), share under 100%" \
 expect 0 'seconds time elapsed' "-n: the time alone" pmuctl stat -n -- true
 check "  nothing counted" absent 'cycles|instructions|task-clock|Not counted' "$out"
 expect 0 'its first thread alone' "-i: the command's first thread alone, not its children" \
-	pmuctl stat -i -x, -e cycles:u -- sh -c 'spin 30000000; true'
+	pmuctl stat -i -e cycles:u -- true
+pmuctl stat -i -x, -e cycles:u -- sh -c 'spin 30000000; true' >"$out" 2>&1
 one=$(cut -d, -f1 "$out" | head -n 1)
 pmuctl stat -x, -e cycles:u -- sh -c 'spin 30000000; true' >"$out" 2>&1
 all=$(cut -d, -f1 "$out" | head -n 1)

@@ -20,6 +20,7 @@
  *                                 own (see print() below)
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -481,8 +482,16 @@ static void test_metrics(void)
 	tap_check(ipc && !strcmp(ipc->unit, "insn per cycle") && stat_metric_value(&run, &run.counters[1], ipc, &v) &&
 		  v == 0.5, "IPC is instructions over cycles", "%f", v);
 	run.ncounters = 2;	/* no branches counted: no branch metric */
-	tap_check(stat_metric_of(&run.counters[0], 0) == NULL, "cycles has no metric of its own",
-		  "it has one");
+	ipc = stat_metric_of(&run.counters[0], 0);
+	tap_check(ipc && !strcmp(ipc->unit, "GHz") && !stat_metric_of(&run.counters[0], 1) &&
+		  !stat_metric_value(&run, &run.counters[0], ipc, &v),
+		  "cycles' one metric is perf's GHz, and not without a clock printed", "%f", v);
+	run.software = 1U << SW_TASK_CLOCK;
+	run.sw_sum[SW_TASK_CLOCK] = 0.001;	/* 1 us: 2,000 cycles are 2 GHz */
+	tap_check(stat_metric_value(&run, &run.counters[0], ipc, &v) && fabs(v - 2.0) < 1e-9,
+		  "  over task-clock: cycles per ns", "%f", v);
+	run.software = 0;
+	ipc = stat_metric_of(&run.counters[1], 0);
 	run.counters[0].sum = 0;
 	tap_check(stat_metric_value(&run, &run.counters[1], ipc, &v) && v == 0,
 		  "a denominator of 0 gives 0, as perf shows it", "%f", v);

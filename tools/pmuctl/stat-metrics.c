@@ -16,6 +16,8 @@
 
 /* In the order they show on a line. */
 static const struct stat_metric metrics[] = {
+	/* perf's GHz on cycles: per ns of task-clock (-a, -C: cpu-clock). */
+	{ ARMPMU_EV_CPU_CYCLES, ARMPMU_EV_CPU_CYCLES, STAT_METRIC_CLOCK, 1e-6, 3, "GHz" },
 	{ ARMPMU_EV_INST_RETIRED, ARMPMU_EV_INST_RETIRED, ARMPMU_EV_CPU_CYCLES, 1, 2, "insn per cycle" },
 	{ ARMPMU_EV_BR_MIS_PRED, ARMPMU_EV_BR_MIS_PRED, ARMPMU_EV_BR_PRED, 1, 4, "mispredicts per branch" },
 	{ ARMPMU_EV_BR_MIS_PRED, ARMPMU_EV_BR_MIS_PRED, ARMPMU_EV_INST_RETIRED, 1000, 2, "mispredicts per 1000 insns" },
@@ -51,8 +53,18 @@ bool stat_metric_value(const struct stat_run *run, const struct counter *on,
 	const struct counter *num = m->num == on->event ? on :
 				    stat_counts_counter(run, m->num, on->mode);
 	const struct counter *den = stat_counts_counter(run, m->den, on->mode);
+	unsigned int clock = run->software & (1U << SW_TASK_CLOCK | 1U << SW_CPU_CLOCK);
 	double d;
 
+	if (m->den == STAT_METRIC_CLOCK) {
+		/* The cycle counter's ("cycles"), over a clock printed beside it. */
+		if (on->idx != ARMPMU_CYCLE_COUNTER || !clock || !stat_counts_counted(run, on))
+			return false;
+		d = stat_counts_software(run, clock & (1U << SW_TASK_CLOCK) ? SW_TASK_CLOCK :
+					 SW_CPU_CLOCK);
+		*value = d > 0 ? stat_counts_mean(run, on) * m->scale / d : 0;
+		return true;
+	}
 	if (!num || !den || !stat_counts_counted(run, num) || !stat_counts_counted(run, den))
 		return false;
 	d = stat_counts_mean(run, den);

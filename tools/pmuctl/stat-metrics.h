@@ -23,6 +23,9 @@ struct stat_metric {
 	const char *unit;	/* "insn per cycle" */
 };
 
+/* A metric's den: the clock printed (task-clock, else cpu-clock), in ms. */
+#define STAT_METRIC_CLOCK	0xffffffffU
+
 /* The @index-th metric shown on counter @c's line, or NULL past the last. */
 const struct stat_metric *stat_metric_of(const struct counter *c, unsigned int index);
 /*

@@ -503,8 +503,17 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		return usage_error("%s without a command counts once, until the %s end: -r repeats a command that says how long (-r 3 %s ID -- sleep 1)",
 				   run->tids ? "-t" : "-p", run->tids ? "threads" : "processes",
 				   run->tids ? "-t" : "-p");
-	if (run->target != TARGET_PROCESS && optind == argc)
-		return usage_error("no command to run");
+	if (optind == argc && run->target == TARGET_COMMAND) {
+		/* perf's: the whole system until Ctrl-C (cmd_stat checks the privilege). */
+		if (o->passes || o->per_thread || run->no_inherit || o->null_run || o->no_aggr)
+			return usage_error("no command to run");
+		run->target = TARGET_ALL_CPUS;
+		o->system_wide = true;
+	}
+	if (optind == argc && run->target != TARGET_PROCESS && o->repeat != 1)
+		return usage_error("without a command the CPUs are counted once, until Ctrl-C: -r repeats a command (-r 3 -a -- sleep 1)");
+	if (optind == argc && run->target != TARGET_PROCESS && o->passes)
+		return usage_error("--passes runs a command once per set of events: no command to run");
 	if (o->passes && run->target != TARGET_COMMAND)
 		return usage_error("--passes runs the command once per set of events: not with -p, -t, -C or -a");
 	if (o->passes && (o->repeat != 1 || o->interval_ms || o->delay_ms))
@@ -524,21 +533,18 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		return usage_error("-A gives one run's counts per CPU: no -r");
 	if (o->interval_ms && o->repeat != 1)
 		return usage_error("-I prints as the command runs: no -r");
-	if ((ev->software & 1U << SW_CPU_CLOCK) && run->target != TARGET_CPU &&
-	    run->target != TARGET_ALL_CPUS)
-		return usage_error("cpu-clock is the time whole CPUs were counted: with -C or -a (a command's time is task-clock)");
 	if ((ev->software & ~(1U << SW_CPU_CLOCK)) && run->target == TARGET_CPU)
 		return usage_error("-C: the kernel keeps context switches and page faults per process and for the whole system, not per CPU: of perf's software events only cpu-clock has a source there");
 	if ((ev->software & 1U << SW_CPU_MIGRATIONS) && run->target == TARGET_ALL_CPUS)
 		return usage_error("-a: the kernel keeps no system-wide count of CPU migrations outside perf; cpu-migrations is a command's, from the driver");
 	if ((ev->software & 1U << SW_TASK_CLOCK) && run->target == TARGET_ALL_CPUS)
 		return usage_error("-a: task-clock is a command's time; the CPUs' is cpu-clock");
-	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
+	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
 			      1U << SW_CPU_MIGRATIONS)) && run->target == TARGET_PROCESS)
 		return usage_error("-p, -t: page faults are measured from a command's resource usage or the system's; of perf's software events the driver counts task-clock, context-switches and cpu-migrations of threads");
 	if (ev->software && o->no_aggr)
 		return usage_error("software events are measured for all the CPUs together: not with -A");
-	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
+	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
 			      1U << SW_CPU_MIGRATIONS)) && o->interval_ms)
 		return usage_error("-I: page faults are measured at the command's end; of perf's software events the driver counts task-clock, context-switches and cpu-migrations at every interval");
 	return 0;

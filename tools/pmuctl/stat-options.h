@@ -41,6 +41,7 @@ struct stat_options {
 	char all_mode;		/* --all-user 'u', --all-kernel 'k', or 0 */
 	bool null_run;		/* -n: nothing counted, the time alone */
 	enum stat_aggr aggr;	/* --per-core, --per-socket, --per-cluster */
+	bool system_wide;	/* no command, no target: -a until Ctrl-C, as perf */
 };
 
 /*

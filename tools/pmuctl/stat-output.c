@@ -157,6 +157,10 @@ static void print_header(FILE *out, const struct stat_run *run, char **cmd)
 	if (run->target == TARGET_PROCESS) {
 		fprintf(out, "\n Performance counter stats for %s id '%s' (",
 			run->tids ? "thread" : "process", run->targets);
+	} else if (run->target == TARGET_ALL_CPUS) {
+		fprintf(out, "\n Performance counter stats for 'system wide' (");
+	} else if (run->target == TARGET_CPU) {
+		fprintf(out, "\n Performance counter stats for 'CPU(s) %s' (", run->targets);
 	} else {
 		fprintf(out, "\n Performance counter stats for '");
 		for (char **a = cmd; *a; a++)
@@ -210,7 +214,11 @@ static void print_counter_lines(const struct stat_print_lines *p, const struct s
 	for (unsigned int k = 0; (m = stat_metric_of(c, k)); k++) {
 		if (!stat_metric_value(run, c, m, &v))
 			continue;
-		snprintf(metric, sizeof(metric), " #  %6.*f  %s", m->digits, v, m->unit);
+		/* perf's formats: GHz's "%8.3f " as its CPUs utilized, the ratios' "%7.2f  ". */
+		if (m->den == STAT_METRIC_CLOCK)
+			snprintf(metric, sizeof(metric), " # %8.*f %s", m->digits, v, m->unit);
+		else
+			snprintf(metric, sizeof(metric), " #  %6.*f  %s", m->digits, v, m->unit);
 		if (first)
 			table_line(out, run, c, metric);
 		else {

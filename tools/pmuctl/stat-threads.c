@@ -217,6 +217,9 @@ int stat_threads_software(const struct stat_files *f, const struct armpmu_thread
 	before = before ? before : &start;
 	if (from & 1U << SW_TASK_CLOCK)
 		u->value[SW_TASK_CLOCK] = (double)(now->task_clock - before->task_clock) / 1e6;
+	/* A task's cpu-clock is its time on a CPU too, as perf's. */
+	if (from & 1U << SW_CPU_CLOCK)
+		u->value[SW_CPU_CLOCK] = (double)(now->task_clock - before->task_clock) / 1e6;
 	if (from & 1U << SW_CONTEXT_SWITCHES)
 		u->value[SW_CONTEXT_SWITCHES] = (double)(now->switches - before->switches);
 	if (from & 1U << SW_CPU_MIGRATIONS)

@@ -198,6 +198,7 @@ static void usage_of(const struct rusage *after, const struct rusage *before, st
 
 	*u = (struct stat_usage){ .user = user, .sys = sys };
 	u->value[SW_TASK_CLOCK] = (user + sys) * 1e3;
+	u->value[SW_CPU_CLOCK] = u->value[SW_TASK_CLOCK];	/* a task's cpu-clock, as perf's */
 	u->value[SW_CONTEXT_SWITCHES] = (double)(after->ru_nvcsw + after->ru_nivcsw -
 						 before->ru_nvcsw - before->ru_nivcsw);
 	u->value[SW_MINOR_FAULTS] = minor;
@@ -293,6 +294,8 @@ static bool targets_gone(struct stat_workload_targets *t)
 {
 	int left = 0;
 
+	if (!t->run->npid_list)
+		return false;	/* no targets (-a without a command): SIGINT alone */
 	for (int i = 0; i < t->n; i++) {
 		if (t->pfd[i].fd == -1 && kill(t->run->pid_list[i], 0) && errno == ESRCH)
 			t->pfd[i].fd = -2;	/* gone */

@@ -375,7 +375,7 @@ static int run_once(struct measurement *m, struct stat_sample *counts)
 	return 0;
 }
 
-/* ---- -p PID ---- */
+/* ---- -p PID, and -a without a command ---- */
 
 /*
  * Counts the threads of -p's processes (or -t's threads), each existing
@@ -385,17 +385,20 @@ static int run_once(struct measurement *m, struct stat_sample *counts)
  * and the command's, are in none of them. The files are opened once: -r's
  * runs of the command count the same threads again.
  */
-static int count_process(struct measurement *m)
+static int count_until(struct measurement *m, struct stat_sample *last)
 {
 	struct stat_usage usage = { 0 }, command_usage;
 	struct stat_sample counts;
 	struct armpmu_threads before = { 0 };
 	struct stat_workload_targets watch;
+	struct stat_system sys_before, sys_after;
 	bool command = m->cmd[0] != NULL, delayed = m->o->delay_ms > 0;
+	/* -a's context switches and page faults: the system's, from start to stop. */
+	bool system = !task_mode(&m->run) && (m->run.software & ~(1U << SW_CPU_CLOCK)) && !delayed;
 	double t0;
 	int ret = 0, err;
 
-	if (!m->files.n) {
+	if (!m->files.n && m->run.target == TARGET_PROCESS) {
 		ret = stat_files_open_process(&m->files, &m->events, &m->run);
 		if (!ret && m->o->per_thread)
 			ret = stat_threads_check(&m->run);
@@ -418,6 +421,7 @@ static int count_process(struct measurement *m)
 	}
 	if (delayed)
 		fprintf(stderr, "Events disabled\n");
+	system = system && !stat_system_read(&sys_before);
 	t0 = now();
 	m->deadline = m->o->timeout_ms ? t0 + m->o->timeout_ms / 1e3 : 0;
 	if (command)
@@ -443,6 +447,7 @@ static int count_process(struct measurement *m)
 		ret = stat_workload_finish(&m->command, &m->run.status, &m->run.signal,
 					   &command_usage);
 	stat_files_each(&m->files, pmudev_stop);
+	system = system && !stat_system_read(&sys_after);
 	timed_out(m);
 	if (ret) {
 		m->workload_failed = true;
@@ -453,16 +458,26 @@ static int count_process(struct measurement *m)
 	if (m->elapsed_each)
 		m->elapsed_each[m->run.runs] = now() - t0;
 	stat_counts_add_elapsed(&m->run, now() - t0);
-	err = stat_files_read(&m->files, &counts);
+	err = last ? read_counts(m, &m->files, last) : stat_files_read(&m->files, &counts);
+	if (last)
+		counts = last[0];
 	if (err == -EIO) {
 		m->run.disturbed = true;
 	} else if (err) {
 		ret = fail("cannot read the counters: %s", pmudev_strerror(err));
 		goto out;
 	}
-	if (!m->o->interval_ms) {
+	if (!task_mode(&m->run) && m->run.software) {
+		/* Lines without a source are not printed, never as 0. */
+		if (system)
+			stat_system_delta(&sys_before, &sys_after, &usage);
+		else
+			m->run.software &= 1U << SW_CPU_CLOCK;
+		usage.value[SW_CPU_CLOCK] = (double)counts.time_enabled / 1e6;
+		stat_counts_add_software(&m->run, &usage);
+	} else if (!m->o->interval_ms) {
 		struct armpmu_threads totals;
-		unsigned int from = STAT_THREADS_SOFTWARE & m->run.software;
+		unsigned int from = (STAT_THREADS_SOFTWARE | 1U << SW_CPU_CLOCK) & m->run.software;
 
 		if (from && stat_threads_software(&m->files, &before, &totals, from, &usage))
 			m->run.software &= ~from;
@@ -527,7 +542,7 @@ static int measure(struct measurement *m, struct stat_sample **last)
 	int ret = 0;
 
 	if (m->run.target == TARGET_PROCESS && !m->cmd[0])
-		return count_process(m);
+		return count_until(m, NULL);
 	if (m->o->passes)
 		return measure_passes(m);
 	if (!task_mode(&m->run) && !m->o->null_run)
@@ -537,6 +552,8 @@ static int measure(struct measurement *m, struct stat_sample **last)
 	*last = calloc(m->files.n ? (size_t)m->files.n : 1, sizeof(**last));
 	if (!*last)
 		return fail("out of memory");
+	if (!m->cmd[0])
+		return count_until(m, *last);	/* -a, -C: until Ctrl-C */
 	if (m->o->table && m->o->repeat > 1 &&
 	    !(m->elapsed_each = calloc((size_t)m->o->repeat, sizeof(double))))
 		return fail("out of memory");
@@ -545,7 +562,8 @@ static int measure(struct measurement *m, struct stat_sample **last)
 	for (int i = 0; i < m->o->repeat && !ret; i++) {
 		ret = shell("--pre", m->o->pre);
 		if (!ret)
-			ret = m->run.target == TARGET_PROCESS ? count_process(m) : run_once(m, *last);
+			ret = m->run.target == TARGET_PROCESS ? count_until(m, NULL) :
+			      run_once(m, *last);
 		if (!ret)
 			ret = shell("--post", m->o->post);
 	}
@@ -603,6 +621,23 @@ static int threads_read(const struct measurement *m)
 	return 0;
 }
 
+/*
+ * No command: perf counts the whole system until Ctrl-C, which needs the
+ * privilege of whole-CPU counting. Without it, what a member of the
+ * device's group can do instead: 0, or the usage error's status.
+ */
+static int system_wide_allowed(void)
+{
+	struct pmudev *pmu;
+	int err = pmudev_open(&pmu, 0, PMUDEV_OPEN_NO_PIN);
+
+	if (!err)
+		pmudev_close(pmu);
+	if (err == -EPERM || err == -EACCES)
+		return usage_error("no command to run; without one perf counts the whole system until Ctrl-C, which needs CAP_PERFMON or CAP_SYS_ADMIN (or armpmu's cpu_mode_for_all=1). Without them, count a command (pmuctl stat -- COMMAND) or your own running processes (pmuctl stat -p PID, until they exit or Ctrl-C)");
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct measurement m = { .run.target = TARGET_COMMAND, .out = stderr };
@@ -617,6 +652,8 @@ int cmd_stat(int argc, char **argv)
 		return ret;
 	m.cmd = argv + optind;
 	ret = stat_options_defaults(&o, &m.run, &m.events);
+	if (!ret && o.system_wide)
+		ret = system_wide_allowed();
 	if (ret)
 		return ret;
 	m.run.software = m.events.software;
