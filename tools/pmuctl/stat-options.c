@@ -17,7 +17,7 @@
 
 static void usage(void)
 {
-	printf("Usage: pmuctl stat [OPTIONS] -- COMMAND [ARGS...]\n"
+	printf("Usage: pmuctl stat [OPTIONS] [-- COMMAND [ARGS...]]\n"
 	       "       pmuctl stat [OPTIONS] -p PID[,PID...] | -t TID[,TID...] [-- COMMAND...]\n"
 	       "       pmuctl stat -M list\n\n"
 	       "Counts events while COMMAND runs: COMMAND and every thread and child process\n"
@@ -102,11 +102,12 @@ static void usage(void)
 	       "counted: each count is then scaled up to the whole time as perf scales it,\n"
 	       "followed by the share of the time counted; counts of none of it, and counts\n"
 	       "that cannot be trusted, are <not counted>.\n"
-	       "Exit status: COMMAND's (128+N if killed by signal N), or with -p 0; 127\n"
-	       "if COMMAND was not found, 126 if it could not be executed (no counts\n"
-	       "then); 1 if pmuctl failed or the counts are not trustworthy, or with\n"
-	       "--passes if the passes' INST_RETIRED differ (COMMAND does not run alike\n"
-	       "each time: its passes' counts are of different runs); 2 for a usage error.\n");
+	       "Exit status: COMMAND's (128+N if killed by signal N; 0 if --timeout stopped\n"
+	       "it); 127 if COMMAND was not found, 126 if it could not be executed (no\n"
+	       "counts then); without a command (-p, -t, -a, -C, or none: the whole system\n"
+	       "until Ctrl-C, with CAP_PERFMON) 0, or 130 if SIGINT ended it; 1 if pmuctl\n"
+	       "failed or the counts are not trustworthy, or with --passes if the passes'\n"
+	       "INST_RETIRED differ; 2 for a usage error; --pre's or --post's if it failed.\n");
 }
 
 /* -p's and -t's comma-separated IDs into run->pid_list. */
