@@ -99,9 +99,9 @@ static char *render_as(const struct stat_run *run, enum format format, const cha
 	if (!out)
 		abort();
 	if (format == CSV)
-		stat_print_separated(out, run, 1, sep);
+		stat_fields_separated(out, run, 1, sep);
 	else if (format == JSON)
-		stat_print_json(out, run, 1);
+		stat_fields_json(out, run, 1);
 	else
 		stat_print_table(out, run, 1, cmd);
 	fclose(out);
@@ -607,7 +607,7 @@ static void test_per_thread(void)
 	runs[0].ncounters = 1;
 	runs[0].nunsupported = 0;
 	made_up_threads(runs, 3);
-	stat_print_separated(out, runs, 3, ",");
+	stat_fields_separated(out, runs, 3, ",");
 	fclose(out);
 	/* task-clock, context-switches: 3 lines each; cpu-migrations; cycles. */
 	for (int k = 0; k < 12; k++) {
@@ -707,9 +707,9 @@ static int print(int argc, char **argv)
 		if (intervals)
 			stat_print_interval_header(out, &runs[0], sep, json);
 		if (json)
-			stat_print_json(out, runs, n);
+			stat_fields_json(out, runs, n);
 		else if (sep)
-			stat_print_separated(out, runs, n, sep);
+			stat_fields_separated(out, runs, n, sep);
 		else if (intervals)
 			stat_print_interval(out, runs, n);
 		else

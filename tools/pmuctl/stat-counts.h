@@ -6,10 +6,7 @@
  * are numbers at all. No device: the printers, and the host's unit tests,
  * work from a struct stat_run alone.
  *
- * pmuctl stat's files, lowest first, each calling only those before it:
- * stat-counts.c, stat-metrics.c (the metric tables), stat-output.c and
- * stat-fields.c (the printers), stat-workload.c (the command's process),
- * stat-files.c (the device's files), stat.c (the options and the run).
+ * Which of pmuctl's files may call which: tools/pmuctl/layers.
  */
 #ifndef PMUCTL_STAT_COUNTS_H
 #define PMUCTL_STAT_COUNTS_H

@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 
+#include "json.h"
 #include "pmuctl.h"
 
 #include "stat-events.h"
@@ -57,11 +58,11 @@ static void json_line(FILE *out, const struct line *l)
 	stat_print_prefix(out, l->run, STAT_JSON, NULL);
 	if (l->event) {
 		fputs("\"counter-value\" : ", out);
-		print_json_string(out, l->value);
+		json_string(out, l->value);
 		fputs(", \"unit\" : ", out);
-		print_json_string(out, l->unit ? l->unit : "");
+		json_string(out, l->unit ? l->unit : "");
 		fputs(", \"event\" : ", out);
-		print_json_string(out, l->event);
+		json_string(out, l->event);
 		if (l->variance)
 			fprintf(out, ", \"variance\" : %.2f", l->rsd);
 		fprintf(out, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ", l->runtime,
@@ -69,7 +70,7 @@ static void json_line(FILE *out, const struct line *l)
 	}
 	fprintf(out, "\"metric-value\" : %f, \"metric-unit\" : ",
 		l->metric_unit ? l->metric_value : 0.0);
-	print_json_string(out, l->metric_unit ? l->metric_unit : "");
+	json_string(out, l->metric_unit ? l->metric_unit : "");
 	fputs("}\n", out);
 }
 
@@ -161,12 +162,12 @@ static void fields(FILE *out, const struct stat_run *runs, int n, const char *se
 	stat_print_each(&p, runs, n);
 }
 
-void stat_print_separated(FILE *out, const struct stat_run *runs, int n, const char *sep)
+void stat_fields_separated(FILE *out, const struct stat_run *runs, int n, const char *sep)
 {
 	fields(out, runs, n, sep);
 }
 
-void stat_print_json(FILE *out, const struct stat_run *runs, int n)
+void stat_fields_json(FILE *out, const struct stat_run *runs, int n)
 {
 	fields(out, runs, n, NULL);
 }

@@ -34,9 +34,9 @@ void stat_print_interval(FILE *out, const struct stat_run *runs, int n);
  * metric value, metric unit; a count's further metrics on lines of their
  * own with the first fields empty. -I's time and -A's CPU come first.
  */
-void stat_print_separated(FILE *out, const struct stat_run *runs, int n, const char *sep);
+void stat_fields_separated(FILE *out, const struct stat_run *runs, int n, const char *sep);
 /* perf stat -j: one JSON object per count, by perf's keys. */
-void stat_print_json(FILE *out, const struct stat_run *runs, int n);
+void stat_fields_json(FILE *out, const struct stat_run *runs, int n);
 /*
  * What the table's notes would say that -x and --json have no place for,
  * on stderr: the signal that killed @command (as perf's psignal), and why

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmuctl stat: count events while a command runs, or of a running process.
- * This file: the options and the run; the rest, lowest first, in
- * stat-counts.c (counts and statistics), stat-metrics.c (metric tables),
- * stat-output.c and stat-fields.c (printers), stat-workload.c (the
- * command's process) and stat-files.c (the device's files).
+ * This file: the run; the rest in stat-*.c, each named for what it does
+ * (tools/pmuctl/layers says which may call which).
  *
  * Task mode, the default: a command's process is counted wherever the
  * scheduler runs it, with every thread and child it creates (armpmu's
@@ -119,9 +117,9 @@ static int make_runs(const struct measurement *m, const struct stat_files *files
 static void print_runs(const struct measurement *m, const struct stat_run *runs, int n)
 {
 	if (m->o->json)
-		stat_print_json(m->out, runs, n);
+		stat_fields_json(m->out, runs, n);
 	else if (m->o->sep)
-		stat_print_separated(m->out, runs, n, m->o->sep);
+		stat_fields_separated(m->out, runs, n, m->o->sep);
 	else if (runs[0].interval > 0)
 		stat_print_interval(m->out, runs, n);
 	else
