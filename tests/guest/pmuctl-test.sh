@@ -656,6 +656,15 @@ check "-j: a \"thread\" key first in each of the 6 objects" \
 expect 0 '^ +true-[0-9]+ +[0-9,]+ +cycles:u' \
 	"--per-thread: a command too brief to be seen alive still has its name" \
 	as_lab pmuctl stat --per-thread -e cycles:u -- true
+# A thread that never runs while counted: <not counted>, its software
+# lines too, as perf prints it (not 0.00 msec and 0 switches).
+sleep 600 &
+sleeper=$!
+expect 0 "^ +sleep-$sleeper +<not counted> +msec task-clock" \
+	"-p --per-thread of an idle process: <not counted>, as perf" \
+	pmuctl stat --per-thread -e cycles -p $sleeper -- sleep 0.3
+check "  its context-switches too" grep -Eq "^ +sleep-$sleeper +<not counted> +context-switches" "$out"
+kill $sleeper
 expect 2 "no per-thread counts of multiplexed events" \
 	"--per-thread with more events than counters is refused, saying why" \
 	pmuctl stat --per-thread -e $too_many -- true
@@ -663,11 +672,14 @@ expect 2 '--per-thread counts threads' "--per-thread -a is refused" pmuctl stat 
 expect 2 'page faults have no per-thread source' "--per-thread -e page-faults is refused, not a 0" \
 	pmuctl stat --per-thread -e page-faults -- true
 rm -f /tmp/spin.pid
-as_lab 'echo $$ >/tmp/spin.pid; exec spin 300000000' &
+# A spin that outlives the count (the command after -p says how long):
+# no race with its end on a busy machine.
+as_lab 'echo $$ >/tmp/spin.pid; exec spin 3000000000' &
 spinner=$!
 expect 0 "^ +spin-$(pid_of /tmp/spin.pid) +[0-9,]+ +cycles:u\$" \
 	"lab: -p --per-thread: the process's thread on its line" \
-	as_lab pmuctl stat --per-thread -e cycles -p "$(pid_of /tmp/spin.pid)"
+	as_lab pmuctl stat --per-thread -e cycles -p "$(pid_of /tmp/spin.pid)" -- sleep 0.3
+kill "$(cat /tmp/spin.pid)"
 wait $spinner
 
 # ---- permissions ----

@@ -108,6 +108,26 @@ static char *render_as(const struct stat_run *run, enum format format, const cha
 	return buf;
 }
 
+/* @n runs (-A, --per-thread) in @format, as one string (freed by the caller). */
+static char *render_runs(const struct stat_run *runs, int n, enum format format)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	char *cmd[] = { "prog", NULL };
+
+	if (!out)
+		abort();
+	if (format == CSV)
+		stat_fields_separated(out, runs, n, ",");
+	else if (format == JSON)
+		stat_fields_json(out, runs, n);
+	else
+		stat_print_table(out, runs, n, cmd);
+	fclose(out);
+	return buf;
+}
+
 static char *render(const struct stat_run *run, enum format format)
 {
 	return render_as(run, format, ",");
@@ -624,6 +644,37 @@ static void test_per_thread(void)
 }
 
 /*
+ * --per-thread: a thread let go at an exec (ARMPMU_THREAD_EXEC_LEFT) and an
+ * idle one (never ran while counted) are <not counted>, software lines too,
+ * as perf prints them; the table's note says the let-go.
+ */
+static void test_per_thread_not_counted(void)
+{
+	struct stat_run runs[3];
+	char *text;
+
+	made_up_run(&runs[0], 1);
+	runs[0].ncounters = 1;
+	runs[0].nunsupported = 0;
+	made_up_threads(runs, 3);
+	runs[1].exec_left = true;
+	runs[2].time_enabled = runs[2].time_running = 0;
+	runs[2].counters[0].missed = true;
+	text = render_runs(runs, 3, CSV);
+	tap_check(strstr(text, "prog-1001,<not counted>,,cycles,") &&
+		  strstr(text, "prog-1001,<not counted>,msec,task-clock,") &&
+		  strstr(text, "prog-1002,<not counted>,,context-switches,") &&
+		  strstr(text, "prog-1000,4000,,cycles,"),
+		  "--per-thread -x,: a let-go thread and an idle one <not counted>, the other a count",
+		  "%s", text);
+	free(text);
+	text = render_runs(runs, 3, TABLE);
+	tap_check(strstr(text, "let go at that exec") != NULL,
+		  "--per-thread table: the let-go thread's note", "%s", text);
+	free(text);
+}
+
+/*
  * --print FORMAT [-I] [-A | --per-thread] [--metric-only] [--software]
  * [--no-metrics] [-o FILE [--append]]: a made-up run's lines as pmuctl stat prints them,
  * FORMAT one of csv, csv-r, json, json-r, csv-nc, json-nc (counted 0% of
@@ -735,5 +786,6 @@ int main(int argc, char **argv)
 	test_metrics();
 	test_groups();
 	test_per_thread();
+	test_per_thread_not_counted();
 	return tap_done();
 }

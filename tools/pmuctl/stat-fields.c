@@ -6,6 +6,7 @@
  * counted>", with no metric.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "json.h"
 #include "pmuctl.h"
@@ -131,7 +132,7 @@ static void software_fields(const struct stat_print_lines *p, const struct stat_
 
 	l.metric_unit = stat_print_software_line(run, sw, value, sizeof(value), &l.unit,
 						 &l.metric_value);
-	if (!sep)
+	if (!sep && strcmp(value, STAT_NOT_COUNTED))
 		snprintf(value, sizeof(value), "%f", stat_counts_software(run, sw));
 	emit(out, &l, sep);
 }

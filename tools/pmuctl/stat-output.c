@@ -388,6 +388,11 @@ const char *stat_print_software_line(const struct stat_run *run, enum stat_softw
 	double v = stat_counts_software(run, sw), clock = stat_counts_software(run, by);
 
 	*unit = is_clock ? "msec" : "";
+	/* --per-thread: a thread that never ran while counted, or was let go, as perf's. */
+	if (run->per_thread && !stat_counts_numbers(run)) {
+		snprintf(value, len, "%s", STAT_NOT_COUNTED);
+		return NULL;
+	}
 	if (is_clock)
 		snprintf(value, len, "%.2f", v);
 	else
@@ -528,7 +533,15 @@ void stat_print_table(FILE *out, const struct stat_run *runs, int n, char **cmd)
 	else
 		table_lines(out, runs, n);
 	elapsed_lines(out, &runs[0]);
-	print_notes(out, &runs[0]);
+	/* --per-thread: the notes are of all the threads together. */
+	struct stat_run all = runs[0];
+
+	for (int r = 1; r < n && all.per_thread; r++) {
+		all.time_enabled += runs[r].time_enabled;
+		all.time_running += runs[r].time_running;
+		all.exec_left |= runs[r].exec_left;
+	}
+	print_notes(out, &all);
 }
 
 void stat_print_interval_header(FILE *out, const struct stat_run *run, const char *sep, bool json)
