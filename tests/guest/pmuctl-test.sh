@@ -517,7 +517,12 @@ expect 0 "^S0-D0-CLS[0-9]+,$ncpus,[0-9]+,,cycles," "root: -a --per-cluster -x,: 
 	pmuctl stat -a --per-cluster -x, -e cycles -- true
 check "  one cluster, said" grep -q "in one cluster" "$out"
 expect 2 'no cgroup filter' "-G is refused, saying why" pmuctl stat -G foo -- true
-expect 2 'STALL_SLOT' "--topdown is refused, saying why" pmuctl stat --topdown -- true
+expect 1 "made for the Cortex-A76.*a $core's pipeline is not the N1's.*STALL_SLOT" \
+	"--topdown on a $core: refused, saying why" pmuctl stat --topdown -- true
+expect 2 'level 1 alone' "--td-level 2 is refused" pmuctl stat --td-level 2 -- true
+expect 0 '^  frontend bound  = STALL_FRONTEND / CPU_CYCLES$' "explain topdown: the formulas" pmuctl explain topdown
+check "  and their source" grep -q 'Neoverse N1 Core: Performance Analysis Methodology' "$out"
+expect 0 '^ +[0-9,]+ +cycles$' "-M Default: perf's name for the default lines" pmuctl stat -M Default -- true
 expect 2 'no --control' "-D -1 is refused, saying why" pmuctl stat -D -1 -- true
 
 # ---- metrics and -M groups ----

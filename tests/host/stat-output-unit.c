@@ -643,6 +643,67 @@ static void test_per_thread(void)
 	free(buf);
 }
 
+/* The value of the metric with @unit on @c's line of @run, or -1 (none shown). */
+static double metric_on(const struct stat_run *run, const struct counter *c, const char *unit)
+{
+	const struct stat_metric *m;
+	double v;
+
+	for (unsigned int k = 0; (m = stat_metric_of(c, k)); k++)
+		if (!strcmp(m->unit, unit) && stat_metric_value(run, c, m, &v))
+			return v;
+	return -1;
+}
+
+/*
+ * --topdown's level 1 (Arm's Neoverse N1 method, the A76's events): of
+ * 1000 cycles 200 frontend and 300 backend stalls, 400 of 500 instructions
+ * speculated retired: 20%, 30%, retiring 0.8 x 50% = 40%, bad speculation
+ * 10%; the stall ratios give way to them, and come back without it.
+ */
+static void test_topdown(void)
+{
+	static const struct { const char *name; uint32_t event; double value; } counts[] = {
+		{ "cycles", 0x11, 1000 }, { "STALL_FRONTEND", 0x23, 200 },
+		{ "STALL_BACKEND", 0x24, 300 }, { "INST_SPEC", 0x1b, 500 },
+		{ "INST_RETIRED", 0x08, 400 },
+	};
+	struct stat_run run;
+	const struct stat_group *g = stat_metric_group("TopdownL1");
+	struct armpmu_info a72 = core("Cortex-A72", 6);
+	char why[300];
+
+	memset(&run, 0, sizeof(run));
+	run.runs = 1;
+	run.time_enabled = run.time_running = ENABLED;
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		add_counter(&run, counts[i].name, counts[i].event, &counts[i].value, ENABLED);
+	run.topdown = true;
+	tap_check(metric_on(&run, &run.counters[1], "% frontend bound") == 20 &&
+		  metric_on(&run, &run.counters[2], "% backend bound") == 30 &&
+		  fabs(metric_on(&run, &run.counters[4], "% retiring") - 40) < 1e-9 &&
+		  fabs(metric_on(&run, &run.counters[3], "% bad speculation") - 10) < 1e-9,
+		  "--topdown: frontend 20%, backend 30%, retiring 40%, bad speculation 10%", "%f %f %f %f",
+		  metric_on(&run, &run.counters[1], "% frontend bound"),
+		  metric_on(&run, &run.counters[2], "% backend bound"),
+		  metric_on(&run, &run.counters[4], "% retiring"),
+		  metric_on(&run, &run.counters[3], "% bad speculation"));
+	tap_check(metric_on(&run, &run.counters[1], "frontend stall cycles per cycle") < 0 &&
+		  metric_on(&run, &run.counters[4], "insn per cycle") == 0.4,
+		  "  in place of the stall ratios; IPC still there", "%s", "-");
+	run.topdown = false;
+	tap_check(metric_on(&run, &run.counters[1], "% frontend bound") < 0 &&
+		  metric_on(&run, &run.counters[1], "frontend stall cycles per cycle") == 0.2,
+		  "  without --topdown: the stall ratio, no share", "%s", "-");
+	tap_check(g && !strcmp(g->name, "topdown") && stat_metric_group("Default") &&
+		  !strcmp(stat_metric_group("Default")->name, "ipc") &&
+		  !strcmp(stat_metric_group("l1d_cache_miss_ratio")->name, "l1d"),
+		  "-M: perf's names (TopdownL1, Default, l1d_cache_miss_ratio)", "%s", "-");
+	tap_check(g && stat_metric_group_check(g, &a72, why, sizeof(why)) == -ENOENT &&
+		  strstr(why, "made for the Cortex-A76") && strstr(why, "STALL_SLOT"),
+		  "  --topdown on a Cortex-A72: refused, saying why", "%s", why);
+}
+
 /*
  * --per-thread: a thread let go at an exec (ARMPMU_THREAD_EXEC_LEFT) and an
  * idle one (never ran while counted) are <not counted>, software lines too,
@@ -787,5 +848,6 @@ int main(int argc, char **argv)
 	test_groups();
 	test_per_thread();
 	test_per_thread_not_counted();
+	test_topdown();
 	return tap_done();
 }

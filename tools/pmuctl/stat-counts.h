@@ -117,6 +117,7 @@ struct stat_run {
 	char thread_comm[16];
 	int thread_tid;
 	bool metric_only;	/* --metric-only */
+	bool topdown;		/* --topdown (-M topdown): its shares, not the stall ratios */
 	bool no_big_num;	/* --no-big-num: no thousands' separators */
 	bool no_scale;		/* --no-scale: counts of part of the time left unscaled */
 	bool no_inherit;	/* -i: the first threads alone, not what they create */

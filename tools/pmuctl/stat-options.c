@@ -327,7 +327,11 @@ static int perf_option(int opt, struct stat_options *o, struct stat_run *run,
 	case 'G':
 		return usage_error("-G counts a cgroup's tasks; armpmu counts threads (a command, -p, -t) and whole CPUs (-C, -a), and has no cgroup filter: count the cgroup's processes with -p (cat its cgroup.procs)");
 	case OPT_TOPDOWN:
-		return usage_error("--topdown: perf's arm64 top-down metrics need ARMv8.4's STALL_SLOT events, which the Cortex-A7, A53, A72 and A76 lack; -M stall gives the frontend and backend stall cycles per cycle where the core has STALL_FRONTEND and STALL_BACKEND");
+		/* Level 1 only; on the Cortex-A76 (stat-metrics.c; pmuctl explain topdown). */
+		if (optarg && strcmp(optarg, "1"))
+			return usage_error("--td-level %s: pmuctl's top-down has level 1 alone (pmuctl explain topdown)",
+					   optarg);
+		return parse_group("topdown", ev);
 	case OPT_CONTROL:
 		return usage_error("--control: pmuctl has no control fifo; -D MSECS starts counting later, and -I prints as the command runs");
 	}
@@ -593,6 +597,8 @@ static const char *const detailed_specs[][6] = {
 int stat_options_defaults(const struct stat_options *o, struct stat_run *run,
 			  struct stat_events *ev)
 {
+	/* --topdown, -M topdown (TopdownL1): its shares in place of the stall ratios. */
+	run->topdown = ev->group && !strcmp(ev->group->name, "topdown");
 	if (!ev->nspecs && !ev->software && !o->null_run) {
 		for (size_t i = 0; i < sizeof(default_specs) / sizeof(default_specs[0]); i++)
 			ev->specs[ev->nspecs++] = (char *)default_specs[i];
