@@ -667,7 +667,7 @@ sleep 600 &
 sleeper=$!
 expect 0 "^ +sleep-$sleeper +<not counted> +msec task-clock" \
 	"-p --per-thread of an idle process: <not counted>, as perf" \
-	pmuctl stat --per-thread -e cycles -p $sleeper -- sleep 0.3
+	pmuctl stat --per-thread -p $sleeper -- sleep 0.3
 check "  its context-switches too" grep -Eq "^ +sleep-$sleeper +<not counted> +context-switches" "$out"
 kill $sleeper
 expect 2 "no per-thread counts of multiplexed events" \
