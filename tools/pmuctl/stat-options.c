@@ -22,9 +22,10 @@ static void usage(void)
 	       "       pmuctl stat -M list\n\n"
 	       "Counts events while COMMAND runs: COMMAND and every thread and child process\n"
 	       "it creates, wherever the scheduler runs them, and nothing else. Prints, as\n"
-	       "perf stat does, task-clock, context-switches and page-faults (from the\n"
-	       "command's resource usage), cpu-migrations (from the driver), what the\n"
-	       "events counted (default: cycles,instructions), the metrics whose counts\n"
+	       "perf stat does, task-clock, context-switches and cpu-migrations (from the\n"
+	       "driver), page-faults (from the command's resource usage), what the events\n"
+	       "counted (default, perf's: cycles,instructions,branches,branch-misses), the\n"
+	       "metrics whose counts\n"
 	       "were all counted after '#', the elapsed time and the user and system\n"
 	       "seconds, on stderr (-o: in FILE). Ctrl-C ends the command, and the counts\n"
 	       "so far are printed.\n\n"
@@ -555,8 +556,8 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 	return 0;
 }
 
-/* The events counted without -e: perf's. */
-static const char *const default_specs[] = { "cycles", "instructions" };
+/* The events counted without -e: perf's (its 6.1 default list). */
+static const char *const default_specs[] = { "cycles", "instructions", "branches", "branch-misses" };
 
 /*
  * perf's default software lines, where pmuctl has a source for them, by

@@ -228,19 +228,21 @@ out:
 }
 
 /*
- * Software events from the driver, which sees every switch of the counted
- * threads: @from of them (a command's cpu-migrations; -p and -t's
- * task-clock, context-switches and cpu-migrations). Without that source
- * their lines are not printed, never as 0.
+ * A command's software events from the driver, which sees every switch of
+ * its threads while counted, from its exec on (as perf's): task-clock and
+ * cpu-clock (the time they ran: exact, where the resource usage's is in
+ * ticks), context-switches and cpu-migrations. Without that source the
+ * first three keep their resource usage's values in @usage, and
+ * cpu-migrations is not printed, never as 0.
  */
 static void driver_software(struct measurement *m, const struct stat_files *files,
-			    struct stat_usage *usage, unsigned int from)
+			    struct stat_usage *usage)
 {
+	unsigned int from = (STAT_THREADS_SOFTWARE | 1U << SW_CPU_CLOCK) & m->run.software;
 	struct armpmu_threads now;
 
-	from &= m->run.software;
 	if (from && stat_threads_software(files, NULL, &now, from, usage))
-		m->run.software &= ~from;
+		m->run.software &= ~(1U << SW_CPU_MIGRATIONS);
 }
 
 /*
@@ -315,7 +317,7 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 		goto close;
 	}
 	if (task_mode(&m->run) && !delayed) {
-		driver_software(m, files, &usage, 1U << SW_CPU_MIGRATIONS);
+		driver_software(m, files, &usage);
 		stat_counts_add_usage(&m->run, &usage);
 	}
 	err = read_counts(m, files, counts);
