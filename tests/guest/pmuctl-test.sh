@@ -439,9 +439,12 @@ expect 0 "^ Performance counter stats for 'system wide' \\(everything on all $nc
 	"root: stat without a command counts the whole system (--timeout 300 ends it)" \
 	pmuctl stat --timeout 300 -e cycles
 check "  its cycles" grep -Eq '^ +[1-9][0-9,]* +cycles$' "$out"
-pmuctl stat -e cycles >"$out" 2>&1 &
+# (SIGINT before pmuctl takes it would be ignored, as in any background
+# job of a script: time to start on a busy machine, and --timeout should
+# it be missed all the same.)
+pmuctl stat --timeout 30000 -e cycles >"$out" 2>&1 &
 stat_pid=$!
-sleep 0.5
+sleep 2
 kill -INT $stat_pid
 wait $stat_pid
 status=$?
