@@ -525,7 +525,10 @@ expect 1 "made for the Cortex-A76.*a $core's pipeline is not the N1's.*STALL_SLO
 expect 2 'level 1 alone' "--td-level 2 is refused" pmuctl stat --td-level 2 -- true
 expect 0 '^  frontend bound  = STALL_FRONTEND / CPU_CYCLES$' "explain topdown: the formulas" pmuctl explain topdown
 check "  and their source" grep -q 'Neoverse N1 Core: Performance Analysis Methodology' "$out"
-expect 0 '^ +[0-9,]+ +cycles$' "-M Default: perf's name for the default lines" pmuctl stat -M Default -- true
+pmuctl stat -x, -M ipc -- true 2>&1 | cut -d, -f3 >/tmp/ipc.events
+pmuctl stat -x, -M Default -- true 2>&1 | cut -d, -f3 >/tmp/default.events
+check "-M Default: perf's name, -M ipc's events (or its refusal)" \
+	sh -c '[ -s /tmp/ipc.events ] && cmp -s /tmp/ipc.events /tmp/default.events'
 expect 2 'no --control' "-D -1 is refused, saying why" pmuctl stat -D -1 -- true
 
 # ---- metrics and -M groups ----
