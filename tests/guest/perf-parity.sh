@@ -101,15 +101,20 @@ check "--table: perf's table" same_line 'Table of individual measurements'
 both -e cycles --no-big-num -- exact-loop
 check "--no-big-num: the same line" same_line ' cycles'
 
-# Item 7's figures, side by side (not checked): kernel mode, and whole CPUs.
+# Item 7's figures, side by side (not checked): kernel mode, twice each,
+# and whole CPUs by mode.
 for prog in true 'exact-loop' 'md5sum /usr/local/bin/pmuctl'; do
-	both -x, -e instructions:k -- $prog
-	echo "# instructions:k of $prog: perf $(value instructions "$p"), pmuctl $(value instructions "$m")"
+	for run in 1 2; do
+		both -x, -e instructions:k -- $prog
+		echo "# instructions:k of $prog, run $run: perf $(value instructions "$p"), pmuctl $(value instructions "$m")"
+	done
 done
-both -x, -a -e cycles,instructions -- sleep 0.2
-echo "# -a instructions over sleep 0.2: perf $(value instructions "$p"), pmuctl $(value instructions "$m")"
-both -x, -C 0 -e cycles,instructions -- sleep 0.2
-echo "# -C 0 instructions over sleep 0.2: perf $(value instructions "$p"), pmuctl $(value instructions "$m")"
+for target in -a '-C 0'; do
+	for ev in instructions instructions:u instructions:k; do
+		both -x, $target -e "$ev" -- sleep 0.2
+		echo "# $target $ev over sleep 0.2: perf $(value instructions "$p"), pmuctl $(value instructions "$m")"
+	done
+done
 
 echo "1..$n"
 [ "$failed" = 0 ]
