@@ -556,8 +556,12 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 	return 0;
 }
 
-/* The events counted without -e: perf's (its 6.1 default list). */
-static const char *const default_specs[] = { "cycles", "instructions", "branches", "branch-misses" };
+/*
+ * The events counted without -e, perf's (its 6.1 default list): its
+ * generic cycles, instructions, branches and branch-misses, by their place
+ * in libpmudev's list of perf's names (pmudev_perf_alias()).
+ */
+static const unsigned int default_aliases[] = { 0, 1, 4, 5 };
 
 /*
  * perf's default software lines, where pmuctl has a source for them, by
@@ -601,8 +605,8 @@ int stat_options_defaults(const struct stat_options *o, struct stat_run *run,
 	/* --topdown, -M topdown (TopdownL1): its shares in place of the stall ratios. */
 	run->topdown = ev->group && !strcmp(ev->group->name, "topdown");
 	if (!ev->nspecs && !ev->software && !o->null_run) {
-		for (size_t i = 0; i < sizeof(default_specs) / sizeof(default_specs[0]); i++)
-			ev->specs[ev->nspecs++] = (char *)default_specs[i];
+		for (size_t i = 0; i < sizeof(default_aliases) / sizeof(default_aliases[0]); i++)
+			ev->specs[ev->nspecs++] = (char *)pmudev_perf_alias(default_aliases[i]);
 		for (size_t i = 0; i < sizeof(default_software) / sizeof(default_software[0]); i++)
 			if (default_software[i].target == run->target &&
 			    default_software[i].interval == (o->interval_ms > 0) &&
