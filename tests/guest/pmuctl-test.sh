@@ -317,6 +317,10 @@ if [ "$ncpus" -gt 1 ]; then
 	check "  and CPU1's" grep -Eq '^CPU1 +[0-9,]+ +cycles$' "$out"
 	expect 0 '^CPU1,[0-9]+,,cycles,[0-9]+,100\.00,,$' "root: -A -x,: the CPU as perf's first field" \
 		pmuctl stat -A -a -x, -e cycles -- true
+	expect 0 '^CPU0 +[0-9]+\.[0-9]{2} msec cpu-clock +#  +[0-9]+\.[0-9]{3} CPUs utilized$' \
+		"root: -A -a without -e: each CPU's cpu-clock line, as perf's" pmuctl stat -A -a -- sleep 0.2
+	check "  CPU1's too" grep -Eq '^CPU1 +[0-9]+\.[0-9]{2} msec cpu-clock ' "$out"
+	check "  no system-wide line without a per-CPU source" absent 'context-switches|page-faults' "$out"
 fi
 # -a's default software lines, as perf's: cpu-clock from the CPU files'
 # time, context switches and page faults from the system's totals (/proc).

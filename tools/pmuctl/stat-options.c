@@ -548,8 +548,8 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
 			      1U << SW_CPU_MIGRATIONS)) && run->target == TARGET_PROCESS)
 		return usage_error("-p, -t: page faults are measured from a command's resource usage or the system's; of perf's software events the driver counts task-clock, context-switches and cpu-migrations of threads");
-	if (ev->software && o->no_aggr)
-		return usage_error("software events are measured for all the CPUs together: not with -A");
+	if ((ev->software & ~(1U << SW_CPU_CLOCK)) && o->no_aggr)
+		return usage_error("-A: of perf's software events only cpu-clock has a source per CPU (each CPU file's time); the system's switches and faults are counted for all the CPUs together");
 	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
 			      1U << SW_CPU_MIGRATIONS)) && o->interval_ms)
 		return usage_error("-I: page faults are measured at the command's end; of perf's software events the driver counts task-clock, context-switches and cpu-migrations at every interval");
@@ -610,9 +610,10 @@ int stat_options_defaults(const struct stat_options *o, struct stat_run *run,
 		for (size_t i = 0; i < sizeof(default_software) / sizeof(default_software[0]); i++)
 			if (default_software[i].target == run->target &&
 			    default_software[i].interval == (o->interval_ms > 0) &&
-			    (!o->delay_ms || default_software[i].delayed_too) && !o->no_aggr &&
-			    !o->aggr)
-				ev->software = default_software[i].software;
+			    (!o->delay_ms || default_software[i].delayed_too) && !o->aggr)
+				/* -A: each CPU's cpu-clock, as perf's; the rest has no source per CPU. */
+				ev->software = default_software[i].software &
+					       (o->no_aggr ? 1U << SW_CPU_CLOCK : ~0U);
 	}
 	for (int level = 0; level < o->detailed && level < 2; level++)
 		for (int k = 0; k < 6 && detailed_specs[level][k]; k++) {

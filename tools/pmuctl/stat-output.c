@@ -492,7 +492,7 @@ void stat_print_each(const struct stat_print_lines *p, const struct stat_run *ru
 		if (!(runs[0].software & (1U << sw)))
 			continue;
 		stat_counts_order(runs, n, -1 - sw, order);
-		for (int r = 0; r < (runs[0].per_thread ? n : 1); r++)
+		for (int r = 0; r < (runs[0].per_thread || runs[0].per_cpu ? n : 1); r++)
 			p->software(p, &runs[order[r]], (enum stat_software)sw);
 	}
 	for (int i = 0, u = 0; i <= runs[0].ncounters; i++) {

@@ -108,6 +108,15 @@ static int make_runs(const struct measurement *m, const struct stat_files *files
 		if (before)
 			stat_counts_sub(&d, &before[r]);
 		stat_counts_add(&runs[r], &d);
+		/* CPU mode: its cpu-clock, the file's (files') time enabled. */
+		if (!task_mode(&m->run) && (runs[r].software & 1U << SW_CPU_CLOCK)) {
+			struct stat_usage u = { 0 };
+
+			memset(runs[r].sw_sum, 0, sizeof(runs[r].sw_sum));
+			memset(runs[r].sw_sumsq, 0, sizeof(runs[r].sw_sumsq));
+			u.value[SW_CPU_CLOCK] = (double)d.time_enabled / 1e6;
+			stat_counts_add_software(&runs[r], &u);
+		}
 		runs[r].per_cpu = m->o->no_aggr;
 		runs[r].line_cpu = m->o->no_aggr || m->o->aggr ? stat_files_cpu(files, r) : 0;
 	}
