@@ -18,6 +18,8 @@
 #                           in a throwaway Debian root (lab/build-deb; root)
 #   make guest-userland GUEST_ARCH=armhf|arm64
 #                           cross-build what the emulated boards install
+#   make host-units         the host's unit tests, into build/host (tests/run
+#                           runs them)
 #   make userland TARGET=host|armhf|arm64
 #                           library and programs for one target, in build/TARGET
 #                           (host: the library and pmuctl; the ARM targets also
@@ -90,7 +92,7 @@ KMOD_CPPFLAGS := -I$(KMOD_SYSROOT)/usr/include
 KMOD_LDFLAGS := -L$(KMOD_SYSROOT)/usr/lib/$(TRIPLET_$(TARGET)) -Wl,-rpath-link,$(KMOD_LIBDIRS)
 endif
 
-.PHONY: all modules userland guest-userland check bench demo deb clean install uninstall \
+.PHONY: all modules userland guest-userland host-units check bench demo deb clean install uninstall \
 	install-module install-userland install-system install-dkms
 
 all: modules userland
@@ -239,6 +241,31 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	$(if $(DESTDIR),,-depmod -a $(KVER))
 	$(if $(DESTDIR),,ldconfig)
+
+# The host's unit tests (tests/run runs them), warning-free: the library's
+# pure logic; pmuctl stat's printers from made-up counts (its files below
+# the device's, tools/pmuctl/layers); the probe's decisions on a table.
+UNIT_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror
+UNIT_OUT := $(BUILD)/host
+STAT_UNIT_SRCS := $(addprefix tools/pmuctl/,stat-output.c stat-fields.c stat-metrics.c \
+	stat-events.c stat-counts.c common.c)
+HOST_UNITS := $(UNIT_OUT)/libpmudev-unit $(UNIT_OUT)/stat-output-unit $(UNIT_OUT)/probe-unit
+
+host-units: $(HOST_UNITS)
+
+$(UNIT_OUT)/libpmudev-unit: tests/host/libpmudev-unit.c $(LIB_SRCS) $(LIB_HDRS)
+	@mkdir -p $(@D)
+	gcc $(UNIT_CFLAGS) -Iuapi -Ilibpmudev -Itests/guest -o $@ $< $(LIB_SRCS)
+
+$(UNIT_OUT)/stat-output-unit: tests/host/stat-output-unit.c $(STAT_UNIT_SRCS) $(LIB_SRCS) \
+		$(PMUCTL_HDRS)
+	@mkdir -p $(@D)
+	gcc $(UNIT_CFLAGS) -Iuapi -Ilibpmudev -Itools/pmuctl -Itests/guest -o $@ $< \
+		$(STAT_UNIT_SRCS) $(LIB_SRCS) -lm
+
+$(UNIT_OUT)/probe-unit: tests/host/probe-unit.c driver/pmu_probe.h
+	@mkdir -p $(@D)
+	gcc $(UNIT_CFLAGS) -Iuapi -Idriver -o $@ $<
 
 # They install, as root, the host packages they need on first use.
 check:

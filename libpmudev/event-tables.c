@@ -65,7 +65,7 @@ const struct pmudev_event_info pmudev_common_events[] = {
 	ARCH(0x18, CACHE, "L2D_CACHE_WB", "level 2 data cache write-backs"),
 	ARCH(0x19, MEM, "BUS_ACCESS", "bus accesses"),
 	ARCH(0x1a, OTHER, "MEMORY_ERROR", "local memory errors"),
-	ARCH(0x1b, CYC, "INST_SPEC", "instructions speculatively executed"),
+	ARCH_NAMED(INST_SPEC, CYC, "instructions speculatively executed"),
 	ARCH(0x1c, OTHER, "TTBR_WRITE_RETIRED", "writes to a translation table base register"),
 	ARCH(0x1d, MEM, "BUS_CYCLES", "bus cycles"),
 	ARCH(0x1e, OTHER, "CHAIN", "odd counter counts overflows of the even one"),

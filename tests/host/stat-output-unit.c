@@ -20,6 +20,7 @@
  *                                 own (see print() below)
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,8 @@ static void made_up_partial(struct stat_run *run, int runs, const uint64_t *runn
 		add_counter(run, counts[i].name, counts[i].event, v,
 			    running ? running[i] : file_running);
 	}
-	run->unsupported[run->nunsupported++] = "STALL_FRONTEND";
+	run->unsupported[run->nunsupported++] = (struct stat_unsupported){
+		.spec = "STALL_FRONTEND", .name = "STALL_FRONTEND", .at = run->ncounters };
 }
 
 static void made_up_run(struct stat_run *run, int runs)
@@ -97,11 +99,31 @@ static char *render_as(const struct stat_run *run, enum format format, const cha
 	if (!out)
 		abort();
 	if (format == CSV)
-		stat_print_separated(out, run, 1, sep);
+		stat_fields_separated(out, run, 1, sep);
 	else if (format == JSON)
-		stat_print_json(out, run, 1);
+		stat_fields_json(out, run, 1);
 	else
 		stat_print_table(out, run, 1, cmd);
+	fclose(out);
+	return buf;
+}
+
+/* @n runs (-A, --per-thread) in @format, as one string (freed by the caller). */
+static char *render_runs(const struct stat_run *runs, int n, enum format format)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	char *cmd[] = { "prog", NULL };
+
+	if (!out)
+		abort();
+	if (format == CSV)
+		stat_fields_separated(out, runs, n, ",");
+	else if (format == JSON)
+		stat_fields_json(out, runs, n);
+	else
+		stat_print_table(out, runs, n, cmd);
 	fclose(out);
 	return buf;
 }
@@ -448,6 +470,27 @@ static void test_table(void)
 	free(text);
 }
 
+/* An event the core lacks: perf's <not supported> line where -e put it. */
+static void test_unsupported_in_place(void)
+{
+	struct stat_run run;
+	const char *at, *want;
+	char *text;
+
+	made_up_run(&run, 1);
+	run.unsupported[0].at = 1;	/* -e cycles,STALL_FRONTEND,INST_RETIRED:u,... */
+	text = render(&run, TABLE);
+	at = strstr(text, "      cycles\n");
+	want = "   <not supported>      STALL_FRONTEND\n";
+	tap_check(at && !strncmp(strchr(at, '\n') + 1, want, strlen(want)),
+		  "table: <not supported> in its place, after cycles", "%s", text);
+	free(text);
+	text = render(&run, CSV);
+	expect_line(text, 1, "<not supported>,,STALL_FRONTEND,0,100.00,,",
+		    "-x,: <not supported> in its place, perf's fields");
+	free(text);
+}
+
 static void test_metrics(void)
 {
 	struct stat_run run;
@@ -456,17 +499,31 @@ static void test_metrics(void)
 
 	made_up_run(&run, 1);
 	ipc = stat_metric_of(&run.counters[1], 0);
-	tap_check(ipc && !strcmp(ipc->unit, "insn per cycle") && stat_metric_value(&run, ipc, &v) &&
+	tap_check(ipc && !strcmp(ipc->unit, "insn per cycle") && stat_metric_value(&run, &run.counters[1], ipc, &v) &&
 		  v == 0.5, "IPC is instructions over cycles", "%f", v);
 	run.ncounters = 2;	/* no branches counted: no branch metric */
-	tap_check(stat_metric_of(&run.counters[0], 0) == NULL, "cycles has no metric of its own",
-		  "it has one");
+	ipc = stat_metric_of(&run.counters[0], 0);
+	tap_check(ipc && !strcmp(ipc->unit, "GHz") && !stat_metric_of(&run.counters[0], 1) &&
+		  !stat_metric_value(&run, &run.counters[0], ipc, &v),
+		  "cycles' one metric is perf's GHz, and not without a clock printed", "%f", v);
+	run.software = 1U << SW_TASK_CLOCK;
+	run.sw_sum[SW_TASK_CLOCK] = 0.001;	/* 1 us: 2,000 cycles are 2 GHz */
+	tap_check(stat_metric_value(&run, &run.counters[0], ipc, &v) && fabs(v - 2.0) < 1e-9,
+		  "  over task-clock: cycles per ns", "%f", v);
+	run.software = 0;
+	ipc = stat_metric_of(&run.counters[1], 0);
 	run.counters[0].sum = 0;
-	tap_check(stat_metric_value(&run, ipc, &v) && v == 0,
+	tap_check(stat_metric_value(&run, &run.counters[1], ipc, &v) && v == 0,
 		  "a denominator of 0 gives 0, as perf shows it", "%f", v);
+	run.counters[1].mode = ARMPMU_EXCLUDE_USER;	/* instructions:k over cycles (both modes) */
+	tap_check(!stat_metric_value(&run, &run.counters[1], ipc, &v),
+		  "no IPC of instructions:k over cycles of another mode (perf's rule)", "IPC %f", v);
+	run.counters[0].mode = ARMPMU_EXCLUDE_USER;
+	tap_check(stat_metric_value(&run, &run.counters[1], ipc, &v),
+		  "  but over cycles:k", "none");
 	run.counters[0] = run.counters[1];	/* instructions, no cycles */
 	run.ncounters = 1;
-	tap_check(!stat_metric_value(&run, ipc, &v), "no IPC without cycles counted", "IPC %f", v);
+	tap_check(!stat_metric_value(&run, &run.counters[0], ipc, &v), "no IPC without cycles counted", "IPC %f", v);
 }
 
 /* A known core's info, with @counters event counters. */
@@ -570,7 +627,7 @@ static void test_per_thread(void)
 	runs[0].ncounters = 1;
 	runs[0].nunsupported = 0;
 	made_up_threads(runs, 3);
-	stat_print_separated(out, runs, 3, ",");
+	stat_fields_separated(out, runs, 3, ",");
 	fclose(out);
 	/* task-clock, context-switches: 3 lines each; cpu-migrations; cycles. */
 	for (int k = 0; k < 12; k++) {
@@ -584,6 +641,98 @@ static void test_per_thread(void)
 		  "--per-thread -x,: event by event, each thread's line from the largest count down",
 		  "%s", buf);
 	free(buf);
+}
+
+/* The value of the metric with @unit on @c's line of @run, or -1 (none shown). */
+static double metric_on(const struct stat_run *run, const struct counter *c, const char *unit)
+{
+	const struct stat_metric *m;
+	double v;
+
+	for (unsigned int k = 0; (m = stat_metric_of(c, k)); k++)
+		if (!strcmp(m->unit, unit) && stat_metric_value(run, c, m, &v))
+			return v;
+	return -1;
+}
+
+/*
+ * --topdown's level 1 (Arm's Neoverse N1 method, the A76's events): of
+ * 1000 cycles 200 frontend and 300 backend stalls, 400 of 500 instructions
+ * speculated retired: 20%, 30%, retiring 0.8 x 50% = 40%, bad speculation
+ * 10%; the stall ratios give way to them, and come back without it.
+ */
+static void test_topdown(void)
+{
+	static const struct { const char *name; uint32_t event; double value; } counts[] = {
+		{ "cycles", 0x11, 1000 }, { "STALL_FRONTEND", 0x23, 200 },
+		{ "STALL_BACKEND", 0x24, 300 }, { "INST_SPEC", 0x1b, 500 },
+		{ "INST_RETIRED", 0x08, 400 },
+	};
+	struct stat_run run;
+	const struct stat_group *g = stat_metric_group("TopdownL1");
+	struct armpmu_info a72 = core("Cortex-A72", 6);
+	char why[300];
+
+	memset(&run, 0, sizeof(run));
+	run.runs = 1;
+	run.time_enabled = run.time_running = ENABLED;
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		add_counter(&run, counts[i].name, counts[i].event, &counts[i].value, ENABLED);
+	run.topdown = true;
+	tap_check(metric_on(&run, &run.counters[1], "% frontend bound") == 20 &&
+		  metric_on(&run, &run.counters[2], "% backend bound") == 30 &&
+		  fabs(metric_on(&run, &run.counters[4], "% retiring") - 40) < 1e-9 &&
+		  fabs(metric_on(&run, &run.counters[3], "% bad speculation") - 10) < 1e-9,
+		  "--topdown: frontend 20%, backend 30%, retiring 40%, bad speculation 10%", "%f %f %f %f",
+		  metric_on(&run, &run.counters[1], "% frontend bound"),
+		  metric_on(&run, &run.counters[2], "% backend bound"),
+		  metric_on(&run, &run.counters[4], "% retiring"),
+		  metric_on(&run, &run.counters[3], "% bad speculation"));
+	tap_check(metric_on(&run, &run.counters[1], "frontend stall cycles per cycle") < 0 &&
+		  metric_on(&run, &run.counters[4], "insn per cycle") == 0.4,
+		  "  in place of the stall ratios; IPC still there", "%s", "-");
+	run.topdown = false;
+	tap_check(metric_on(&run, &run.counters[1], "% frontend bound") < 0 &&
+		  metric_on(&run, &run.counters[1], "frontend stall cycles per cycle") == 0.2,
+		  "  without --topdown: the stall ratio, no share", "%s", "-");
+	tap_check(g && !strcmp(g->name, "topdown") && stat_metric_group("Default") &&
+		  !strcmp(stat_metric_group("Default")->name, "ipc") &&
+		  !strcmp(stat_metric_group("l1d_cache_miss_ratio")->name, "l1d"),
+		  "-M: perf's names (TopdownL1, Default, l1d_cache_miss_ratio)", "%s", "-");
+	tap_check(g && stat_metric_group_check(g, &a72, why, sizeof(why)) == -ENOENT &&
+		  strstr(why, "made for the Cortex-A76") && strstr(why, "STALL_SLOT"),
+		  "  --topdown on a Cortex-A72: refused, saying why", "%s", why);
+}
+
+/*
+ * --per-thread: a thread let go at an exec (ARMPMU_THREAD_EXEC_LEFT) and an
+ * idle one (never ran while counted) are <not counted>, software lines too,
+ * as perf prints them; the table's note says the let-go.
+ */
+static void test_per_thread_not_counted(void)
+{
+	struct stat_run runs[3];
+	char *text;
+
+	made_up_run(&runs[0], 1);
+	runs[0].ncounters = 1;
+	runs[0].nunsupported = 0;
+	made_up_threads(runs, 3);
+	runs[1].exec_left = true;
+	runs[2].time_enabled = runs[2].time_running = 0;
+	runs[2].counters[0].missed = true;
+	text = render_runs(runs, 3, CSV);
+	tap_check(strstr(text, "prog-1001,<not counted>,,cycles,") &&
+		  strstr(text, "prog-1001,<not counted>,msec,task-clock,") &&
+		  strstr(text, "prog-1002,<not counted>,,context-switches,") &&
+		  strstr(text, "prog-1000,4000,,cycles,"),
+		  "--per-thread -x,: a let-go thread and an idle one <not counted>, the other a count",
+		  "%s", text);
+	free(text);
+	text = render_runs(runs, 3, TABLE);
+	tap_check(strstr(text, "let go at that exec") != NULL,
+		  "--per-thread table: the let-go thread's note", "%s", text);
+	free(text);
 }
 
 /*
@@ -670,9 +819,9 @@ static int print(int argc, char **argv)
 		if (intervals)
 			stat_print_interval_header(out, &runs[0], sep, json);
 		if (json)
-			stat_print_json(out, runs, n);
+			stat_fields_json(out, runs, n);
 		else if (sep)
-			stat_print_separated(out, runs, n, sep);
+			stat_fields_separated(out, runs, n, sep);
 		else if (intervals)
 			stat_print_interval(out, runs, n);
 		else
@@ -694,8 +843,11 @@ int main(int argc, char **argv)
 	test_not_counted();
 	test_status();
 	test_table();
+	test_unsupported_in_place();
 	test_metrics();
 	test_groups();
 	test_per_thread();
+	test_per_thread_not_counted();
+	test_topdown();
 	return tap_done();
 }

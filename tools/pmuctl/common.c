@@ -278,26 +278,3 @@ const char *core_name(const struct armpmu_info *info)
 
 	return core ? core : "unknown core";
 }
-
-void print_json_string(FILE *out, const char *s)
-{
-	putc('"', out);
-	for (; *s; s++) {
-		switch (*s) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		default:
-			/* Control characters by number, as the library writes them. */
-			if ((unsigned char)*s < ' ')
-				fprintf(out, "\\u%04x", (unsigned int)(unsigned char)*s);
-			else
-				putc(*s, out);
-			break;
-		}
-	}
-	putc('"', out);
-}

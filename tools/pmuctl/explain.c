@@ -14,6 +14,7 @@
 
 #include "explain.h"
 #include "pmuctl.h"
+#include "stat-metrics.h"
 
 /* The core explained for: the running one, one given by --core, or none. */
 struct here {
@@ -369,7 +370,8 @@ static const char explain_help[] =
 	"32-bit counters. EVENT is a name of any known core, a perf alias\n"
 	"(cycles, instructions, cache-references, cache-misses, branches,\n"
 	"branch-misses) or a number (0x11, r11). An unknown name is refused with\n"
-	"the closest names.\n\n"
+	"the closest names.\n"
+	"pmuctl explain topdown: stat --topdown's formulas, and their source.\n\n"
 	"  -C, --cpu CPU     answer for the core of CPU (default: this one)\n"
 	"      --core CORE   answer for a core of the tables (cortex-a72, A72),\n"
 	"                    without a device\n"
@@ -405,6 +407,11 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return usage_error(optind == argc ? "which event?" : "one event at a time");
+	if (!strcasecmp(argv[optind], "topdown")) {
+		for (int i = 0; stat_metric_topdown_text[i]; i++)
+			puts(stat_metric_topdown_text[i]);
+		return EXIT_SUCCESS;
+	}
 	if (choice.cpu_given && choice.core)
 		return usage_error("-C and --core: one at a time");
 	here.cpu = choice.cpu;

@@ -11,6 +11,7 @@
 
 #include <linux/armpmu_arch.h>
 
+#include "json.h"
 #include "pmuctl.h"
 
 /* The common events have numbers 0x00-0x3f and, from ARMv8.1, 0x4000 up. */
@@ -42,13 +43,13 @@ static void print_event(struct listing *l, uint32_t number, const char *name,
 		break;
 	case LIST_JSON:
 		printf("%s\n  {\"core\": ", l->first_json ? "" : ",");
-		print_json_string(stdout, l->core ? l->core : "unknown");
+		json_string(stdout, l->core ? l->core : "unknown");
 		printf(", \"number\": %u, \"name\": ", number);
-		print_json_string(stdout, name);
+		json_string(stdout, name);
 		printf(", \"group\": ");
-		print_json_string(stdout, group);
+		json_string(stdout, group);
 		printf(", \"own\": %s, \"description\": ", own ? "true" : "false");
-		print_json_string(stdout, description);
+		json_string(stdout, description);
 		putchar('}');
 		l->first_json = false;
 		break;

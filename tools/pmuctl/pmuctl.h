@@ -93,9 +93,6 @@ int explain_cpu_pmu_error(int err, int cpu);
 /* "Cortex-A72", or "unknown core". */
 const char *core_name(const struct armpmu_info *info);
 
-/* @s as a JSON string: quoted, '"' and '\' escaped, control bytes as \uXXXX. */
-void print_json_string(FILE *out, const char *s);
-
 /* The name core @midr's table gives event @number, else the architecture's, or NULL. */
 const char *core_event_name(uint32_t midr, uint32_t number);
 

@@ -80,9 +80,16 @@ void stat_counts_add(struct stat_run *run, const struct stat_sample *s)
 {
 	for (int i = 0; i < run->ncounters; i++) {
 		const struct armpmu_slot *slot = &s->slot[run->counters[i].idx];
+		struct counter *c = &run->counters[i];
 
-		stat_counts_add_counter(&run->counters[i], slot->value, slot->time_enabled,
-					slot->time_running);
+		if (run->no_scale && slot->time_running) {
+			/* Its share of the time kept, its count not scaled up. */
+			stat_counts_add_counter(c, slot->value, slot->time_enabled,
+						slot->time_enabled);
+			c->time_running -= slot->time_enabled - slot->time_running;
+			continue;
+		}
+		stat_counts_add_counter(c, slot->value, slot->time_enabled, slot->time_running);
 	}
 	if (s->flags & ARMPMU_COUNTS_EXEC_LEFT)
 		run->exec_left = true;
@@ -201,10 +208,28 @@ double stat_counts_pcnt(const struct counter *c)
 	return (double)(100 * c->time_running / c->time_enabled);
 }
 
-const struct counter *stat_counts_counter(const struct stat_run *run, uint32_t event)
+const struct counter *stat_counts_counter(const struct stat_run *run, uint32_t event,
+					  uint32_t mode)
 {
 	for (int i = 0; i < run->ncounters; i++)
-		if (run->counters[i].event == event)
+		if (run->counters[i].event == event && run->counters[i].mode == mode)
 			return &run->counters[i];
 	return NULL;
+}
+
+/* @from's counts added to @to's, counter by counter (one run each). */
+void stat_counts_add_run(struct stat_run *to, const struct stat_run *from)
+{
+	for (int i = 0; i < to->ncounters; i++) {
+		struct counter *c = &to->counters[i];
+		const struct counter *f = &from->counters[i];
+
+		c->sum += f->sum;
+		c->sumsq = c->sum * c->sum;
+		c->time_enabled += f->time_enabled;
+		c->time_running += f->time_running;
+		c->missed |= f->missed;
+	}
+	to->time_enabled += from->time_enabled;
+	to->time_running += from->time_running;
 }

@@ -6,10 +6,7 @@
  * are numbers at all. No device: the printers, and the host's unit tests,
  * work from a struct stat_run alone.
  *
- * pmuctl stat's files, lowest first, each calling only those before it:
- * stat-counts.c, stat-metrics.c (the metric tables), stat-output.c and
- * stat-fields.c (the printers), stat-workload.c (the command's process),
- * stat-files.c (the device's files), stat.c (the options and the run).
+ * Which of pmuctl's files may call which: tools/pmuctl/layers.
  */
 #ifndef PMUCTL_STAT_COUNTS_H
 #define PMUCTL_STAT_COUNTS_H
@@ -63,10 +60,21 @@ struct counter {
 	unsigned int idx;	/* event counter, or ARMPMU_CYCLE_COUNTER */
 	char name[96];		/* a copy: the file that named it may be closed */
 	uint32_t event;		/* what it counts, for the metrics */
+	uint32_t mode;		/* its ARMPMU_EXCLUDE_* flags: a metric's counts share them */
 	double sum, sumsq;	/* over the runs, each scaled as perf scales it */
 	/* Its own times, summed over runs and files: ns enabled, ns counted. */
 	uint64_t time_enabled, time_running;
 	bool missed;		/* a run counted it during none of its time */
+};
+
+/*
+ * An event the core does not implement: not counted, its line perf's
+ * "<not supported>", in its place among the counters' lines.
+ */
+struct stat_unsupported {
+	const char *spec;	/* as -e gave it (the identity --passes merges by) */
+	char name[96];		/* as printed: with the mode implied, as a counter's */
+	int at;			/* printed before counters[at] (at ncounters: after the last) */
 };
 
 /* One measurement: a command's runs, or a process, or CPUs. */
@@ -82,8 +90,8 @@ struct stat_run {
 	int cpus;		/* CPU mode: the CPUs counted */
 	struct counter counters[MAX_EVENTS];
 	int ncounters;
-	/* Default events this core does not implement, shown as such. */
-	const char *unsupported[MAX_EVENTS];
+	/* Events this core does not implement: perf's <not supported> lines. */
+	struct stat_unsupported unsupported[MAX_EVENTS + 1];
 	int nunsupported;
 	struct armpmu_info info;	/* of the first file opened */
 	int runs;
@@ -102,10 +110,19 @@ struct stat_run {
 	double interval;	/* -I: seconds since the start; 0: not -I */
 	bool per_cpu;		/* -A: the lines are line_cpu's */
 	int line_cpu;
+	/* --per-core, --per-cluster, --per-socket: the lines are a group of CPUs'. */
+	int aggr;		/* enum stat_aggr's: 0 none */
+	int aggr_socket, aggr_id, aggr_nr;	/* S0-D0-C<id>, its CPUs */
 	bool per_thread;	/* --per-thread: the lines are thread_comm-thread_tid's */
 	char thread_comm[16];
 	int thread_tid;
 	bool metric_only;	/* --metric-only */
+	bool topdown;		/* --topdown (-M topdown): its shares, not the stall ratios */
+	bool no_big_num;	/* --no-big-num: no thousands' separators */
+	bool no_scale;		/* --no-scale: counts of part of the time left unscaled */
+	bool no_inherit;	/* -i: the first threads alone, not what they create */
+	const double *elapsed_each;	/* --table: each run's seconds (runs of them) */
+	int timeout_ms;		/* the command was stopped by --timeout after this */
 	uint64_t time_enabled, time_running;	/* summed over runs and files */
 	/* --passes: how many runs of the command, and their reference's counts. */
 	int passes;
@@ -155,6 +172,8 @@ void stat_counts_add(struct stat_run *run, const struct stat_sample *s);
 void stat_counts_add_counter(struct counter *c, uint64_t value, uint64_t enabled,
 			     uint64_t running);
 
+/* Adds @from's counts to @to's, counter by counter (one run each: -A's CPUs). */
+void stat_counts_add_run(struct stat_run *to, const struct stat_run *from);
 /* Adds one run's resource usage to @run's software counts, and its user and sys. */
 void stat_counts_add_usage(struct stat_run *run, const struct stat_usage *u);
 /* Adds one run's software counts alone (-a, -C: no user and sys). */
@@ -201,7 +220,8 @@ double stat_counts_running(const struct counter *c);
  */
 unsigned long long stat_counts_runtime(const struct stat_run *run, const struct counter *c);
 double stat_counts_pcnt(const struct counter *c);
-/* The first counter of @event, or NULL. */
-const struct counter *stat_counts_counter(const struct stat_run *run, uint32_t event);
+/* The first counter of @event in @mode (ARMPMU_EXCLUDE_* flags), or NULL. */
+const struct counter *stat_counts_counter(const struct stat_run *run, uint32_t event,
+					  uint32_t mode);
 
 #endif /* PMUCTL_STAT_COUNTS_H */

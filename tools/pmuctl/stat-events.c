@@ -246,6 +246,29 @@ int stat_events_add(struct stat_events *ev, char *arg)
 	return 0;
 }
 
+int stat_events_all_modes(struct stat_events *ev, char mode)
+{
+	for (int i = 0; i < ev->nspecs; i++) {
+		const char *spec = ev->specs[i];
+		size_t len = strlen(spec);
+
+		if (strchr(spec, ':'))
+			continue;	/* its own modifier stands, as perf's */
+		if (len + 3 > sizeof(ev->rewritten[i]))
+			return usage_error("%s: too long a name", spec);
+		memmove(ev->rewritten[i], spec, len);
+		snprintf(ev->rewritten[i] + len, 3, ":%c", mode);
+		ev->specs[i] = ev->rewritten[i];
+		if (ev->names[i]) {
+			/* PMU syntax: the modifier after the last slash. */
+			snprintf(ev->moded_names[i], sizeof(ev->moded_names[i]), "%s%c",
+				 ev->names[i], mode);
+			ev->names[i] = ev->moded_names[i];
+		}
+	}
+	return 0;
+}
+
 bool stat_events_is_cycles(const char *spec)
 {
 	size_t n = strcspn(spec, ":");

@@ -24,8 +24,9 @@ struct stat_events {
 	int group_of[MAX_EVENTS + 1];	/* {...}: 1 and up; 0 alone */
 	int nspecs, ngroups;
 	char rewritten[MAX_EVENTS + 1][48];	/* specs of PMU syntax, for libpmudev */
+	char moded_names[MAX_EVENTS + 1][112];	/* --all-user's, --all-kernel's names */
+	bool verbose;			/* -v: why an event is <not supported> */
 	unsigned int software;		/* 1 << enum stat_software: asked for */
-	bool defaults;			/* the defaults: one the core lacks is <not supported> */
 	const struct stat_group *group;	/* -M's, or NULL */
 	char group_specs[GROUP_MAX_EVENTS][48];	/* -M's events, with its modifier */
 	/* The specs that got a counter in the first file: a later one gets the same. */
@@ -47,6 +48,12 @@ int stat_events_add(struct stat_events *ev, char *arg);
  * or not at all). Returns 0, or EXIT_FAILURE, said.
  */
 int stat_events_check(const struct stat_events *ev, const struct armpmu_info *info);
+
+/*
+ * --all-user, --all-kernel: each event without a modifier gets @mode ('u'
+ * or 'k'), as perf gives it. Returns 0, or the usage error's status.
+ */
+int stat_events_all_modes(struct stat_events *ev, char mode);
 
 /* Whether @spec is the alias "cycles", which takes the cycle counter. */
 bool stat_events_is_cycles(const char *spec);

@@ -6,7 +6,9 @@
  * counted>", with no metric.
  */
 #include <stdio.h>
+#include <string.h>
 
+#include "json.h"
 #include "pmuctl.h"
 
 #include "stat-events.h"
@@ -57,11 +59,11 @@ static void json_line(FILE *out, const struct line *l)
 	stat_print_prefix(out, l->run, STAT_JSON, NULL);
 	if (l->event) {
 		fputs("\"counter-value\" : ", out);
-		print_json_string(out, l->value);
+		json_string(out, l->value);
 		fputs(", \"unit\" : ", out);
-		print_json_string(out, l->unit ? l->unit : "");
+		json_string(out, l->unit ? l->unit : "");
 		fputs(", \"event\" : ", out);
-		print_json_string(out, l->event);
+		json_string(out, l->event);
 		if (l->variance)
 			fprintf(out, ", \"variance\" : %.2f", l->rsd);
 		fprintf(out, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ", l->runtime,
@@ -69,7 +71,7 @@ static void json_line(FILE *out, const struct line *l)
 	}
 	fprintf(out, "\"metric-value\" : %f, \"metric-unit\" : ",
 		l->metric_unit ? l->metric_value : 0.0);
-	print_json_string(out, l->metric_unit ? l->metric_unit : "");
+	json_string(out, l->metric_unit ? l->metric_unit : "");
 	fputs("}\n", out);
 }
 
@@ -102,7 +104,7 @@ static void count_lines(const struct stat_print_lines *p, const struct stat_run 
 	else
 		snprintf(value, sizeof(value), "%f", (double)stat_print_rounded(run, c));
 	for (unsigned int k = 0; (m = stat_metric_of(c, k)); k++) {
-		if (!stat_metric_value(run, m, &l.metric_value))
+		if (!stat_metric_value(run, c, m, &l.metric_value))
 			continue;
 		l.metric_unit = m->unit;
 		l.metric_digits = m->digits;
@@ -130,9 +132,21 @@ static void software_fields(const struct stat_print_lines *p, const struct stat_
 
 	l.metric_unit = stat_print_software_line(run, sw, value, sizeof(value), &l.unit,
 						 &l.metric_value);
-	if (!sep)
+	if (!sep && strcmp(value, STAT_NOT_COUNTED))
 		snprintf(value, sizeof(value), "%f", stat_counts_software(run, sw));
 	emit(out, &l, sep);
+}
+
+/* An event the core lacks: perf's "<not supported>" line. */
+static void unsupported_fields(const struct stat_print_lines *p, const struct stat_run *run,
+			       const struct stat_unsupported *u)
+{
+	struct line l = {
+		.run = run, .value = STAT_NOT_SUPPORTED, .event = u->name,
+		.variance = run->runs > 1, .pcnt = 100,
+	};
+
+	emit(p->out, &l, p->sep);
 }
 
 static void fields(FILE *out, const struct stat_run *runs, int n, const char *sep)
@@ -142,29 +156,19 @@ static void fields(FILE *out, const struct stat_run *runs, int n, const char *se
 		return;
 	}
 	const struct stat_print_lines p = {
-		.software = software_fields, .count = count_lines, .out = out, .sep = sep,
+		.software = software_fields, .count = count_lines,
+		.unsupported = unsupported_fields, .out = out, .sep = sep,
 	};
 
 	stat_print_each(&p, runs, n);
-	/* The default events the core lacks: perf's "<not supported>" lines. */
-	for (int i = 0; i < runs[0].nunsupported; i++)
-		for (int r = 0; r < n; r++) {
-			struct line l = {
-				.run = &runs[r], .value = STAT_NOT_SUPPORTED,
-				.event = runs[r].unsupported[i], .variance = runs[r].runs > 1,
-				.pcnt = 100,
-			};
-
-			emit(out, &l, sep);
-		}
 }
 
-void stat_print_separated(FILE *out, const struct stat_run *runs, int n, const char *sep)
+void stat_fields_separated(FILE *out, const struct stat_run *runs, int n, const char *sep)
 {
 	fields(out, runs, n, sep);
 }
 
-void stat_print_json(FILE *out, const struct stat_run *runs, int n)
+void stat_fields_json(FILE *out, const struct stat_run *runs, int n)
 {
 	fields(out, runs, n, NULL);
 }

@@ -77,10 +77,35 @@ static int add_spec(struct pmudev *pmu, char *const *specs, const int *groups, i
 }
 
 /*
- * Programs the events on the first file, and records what they are. The
- * default ones a core does not implement (QEMU's boards count instructions
- * only with -icount) are listed as not supported rather than failing: the
- * user did not ask for them. More events than counters multiplex
+ * Spec @i of @ev, which the core @info does not implement, made one of
+ * @run's <not supported> lines after the counters so far, named as its
+ * counter would be (perf's way: the mode implied shown).
+ */
+static void unsupported(const struct stat_events *ev, int i, const struct armpmu_info *info,
+			struct stat_run *run)
+{
+	struct stat_unsupported *u = &run->unsupported[run->nunsupported++];
+	const char *spec = ev->specs[i];
+	bool implied_u = !strchr(spec, ':') && !(info->flags & ARMPMU_INFO_KERNEL_ALLOWED);
+
+	u->spec = spec;
+	u->at = run->ncounters;
+	snprintf(u->name, sizeof(u->name), "%s%s", ev->names[i] ? ev->names[i] : spec,
+		 implied_u && !ev->names[i] ? ":u" : "");
+	if (ev->verbose) {
+		char why[200];
+
+		pmudev_event_error(spec, info, why, sizeof(why));
+		say("%s: <not supported>: %s", u->name, why);
+	}
+}
+
+/*
+ * Programs the events on the first file, and records what they are. An
+ * event the core does not implement (QEMU's boards count instructions
+ * only with -icount; a Cortex-A72 has no cache-misses) is not counted and
+ * printed as perf prints it, <not supported>, in its place; the others
+ * are counted (a group without it). More events than counters multiplex
  * (armpmu(4)); a {} group stays whole; -M's events are not a group, so a
  * metric larger than the counters is estimated from scaled counts, as
  * perf's fallback does.
@@ -89,6 +114,8 @@ static int program_first(struct pmudev *pmu, struct stat_events *ev, struct stat
 {
 	const struct armpmu_info *info = pmudev_info(pmu);
 	struct pmudev_event event;
+	char *specs[MAX_EVENTS + 1];
+	int groups[MAX_EVENTS + 1], n = 0;
 	int slot_of[MAX_EVENTS + 1];
 	char why[200];
 	int idx, err;
@@ -98,20 +125,26 @@ static int program_first(struct pmudev *pmu, struct stat_events *ev, struct stat
 		return fail("%s", why);
 	if (stat_events_check(ev, info))
 		return EXIT_FAILURE;
+	/* What the core implements, in -e's order; a group keeps its others. */
 	for (int i = 0; i < ev->nspecs; i++) {
+		if (pmudev_event_parse(ev->specs[i], info, &event) == -ENOENT)
+			continue;
+		specs[n] = ev->specs[i];
+		groups[n++] = ev->group_of[i];
+	}
+	for (int i = 0, k = 0; i < ev->nspecs; i++) {
 		const char *spec = ev->specs[i];
 
-		idx = add_spec(pmu, ev->specs, ev->group_of, ev->nspecs, i, slot_of, why,
-			       sizeof(why));
+		if (k == n || spec != specs[k]) {
+			unsupported(ev, i, info, run);
+			continue;
+		}
+		idx = add_spec(pmu, specs, groups, n, k++, slot_of, why, sizeof(why));
 		if (why[0])
 			return fail("%s", why);
 		if (idx == -ENOSPC)
 			return fail("%d events, but armpmu counts at most %d at once (the cycle counter and %d event slots, multiplexed)",
 				    ev->nspecs, ARMPMU_MAX_COUNTERS + 1, ARMPMU_MAX_COUNTERS);
-		if (idx == -ENOENT && ev->defaults) {
-			run->unsupported[run->nunsupported++] = spec;
-			continue;
-		}
 		if (idx == -EACCES)
 			return fail("%s: counting kernel mode needs CAP_PERFMON or CAP_SYS_ADMIN; count user mode with :u",
 				    spec);
@@ -127,8 +160,10 @@ static int program_first(struct pmudev *pmu, struct stat_events *ev, struct stat
 		c->idx = (unsigned int)idx;
 		snprintf(c->name, sizeof(c->name), "%s",
 			 ev->names[i] ? ev->names[i] : pmudev_counter_name(pmu, c->idx));
-		c->event = idx == ARMPMU_CYCLE_COUNTER ? ARMPMU_EV_CPU_CYCLES :
-			   pmudev_event_parse(spec, info, &event) ? 0 : event.number;
+		if (pmudev_event_parse(spec, info, &event))
+			event = (struct pmudev_event){ 0 };
+		c->event = idx == ARMPMU_CYCLE_COUNTER ? ARMPMU_EV_CPU_CYCLES : event.number;
+		c->mode = event.flags & (ARMPMU_EXCLUDE_USER | ARMPMU_EXCLUDE_KERNEL);
 	}
 	run->info = *info;
 	ev->known = true;
@@ -170,7 +205,7 @@ int stat_files_open_command(struct stat_files *f, pid_t pid, bool on_exec,
 		pmudev_close(pmu);
 		return fail("%s", strerror(-err));
 	}
-	err = pmudev_attach(pmu, pid, PMUDEV_ATTACH_FOLLOW |
+	err = pmudev_attach(pmu, pid, (run->no_inherit ? 0 : PMUDEV_ATTACH_FOLLOW) |
 			    (on_exec ? PMUDEV_ATTACH_ENABLE_ON_EXEC : 0));
 	if (err)
 		return fail("cannot count the command: %s", pmudev_strerror(err));
@@ -198,7 +233,7 @@ static int attach_thread(struct stat_files *f, pid_t pid, pid_t tid, struct stat
 
 	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND | PMUDEV_OPEN_MULTIPLEX))
 		return EXIT_FAILURE;
-	err = pmudev_attach(pmu, tid, PMUDEV_ATTACH_FOLLOW);
+	err = pmudev_attach(pmu, tid, run->no_inherit ? 0 : PMUDEV_ATTACH_FOLLOW);
 	if (err) {
 		pmudev_close(pmu);
 		if (err == -EACCES)

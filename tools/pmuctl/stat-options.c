@@ -13,17 +13,19 @@
 #include "pmuctl.h"
 #include "stat-metrics.h"
 #include "stat-options.h"
+#include "stat-threads.h"
 
 static void usage(void)
 {
-	printf("Usage: pmuctl stat [OPTIONS] -- COMMAND [ARGS...]\n"
-	       "       pmuctl stat [OPTIONS] -p PID[,PID...] | -t TID[,TID...]\n"
+	printf("Usage: pmuctl stat [OPTIONS] [-- COMMAND [ARGS...]]\n"
+	       "       pmuctl stat [OPTIONS] -p PID[,PID...] | -t TID[,TID...] [-- COMMAND...]\n"
 	       "       pmuctl stat -M list\n\n"
 	       "Counts events while COMMAND runs: COMMAND and every thread and child process\n"
 	       "it creates, wherever the scheduler runs them, and nothing else. Prints, as\n"
-	       "perf stat does, task-clock, context-switches and page-faults (from the\n"
-	       "command's resource usage), cpu-migrations (from the driver), what the\n"
-	       "events counted (default: cycles,instructions), the metrics whose counts\n"
+	       "perf stat does, task-clock, context-switches and cpu-migrations (from the\n"
+	       "driver), page-faults (from the command's resource usage), what the events\n"
+	       "counted (default, perf's: cycles,instructions,branches,branch-misses), the\n"
+	       "metrics whose counts\n"
 	       "were all counted after '#', the elapsed time and the user and system\n"
 	       "seconds, on stderr (-o: in FILE). Ctrl-C ends the command, and the counts\n"
 	       "so far are printed.\n\n"
@@ -48,9 +50,10 @@ static void usage(void)
 	       "                      print the counts of every MSECS (10 and up) as the\n"
 	       "                      command runs, each line after its time, as perf does\n"
 	       "  -D, --delay MSECS   start counting MSECS after the command starts\n"
-	       "  -p, --pid PIDS      count running processes instead, until they exit or\n"
-	       "                      Ctrl-C: their threads, and the threads and children they\n"
-	       "                      create after that\n"
+	       "  -p, --pid PIDS      count running processes instead: their threads, and the\n"
+	       "                      threads and children they create after that; while\n"
+	       "                      COMMAND runs (not counted: it says how long, as perf's),\n"
+	       "                      else until they exit or Ctrl-C; -r with COMMAND\n"
 	       "  -t, --tid TIDS      the same for threads alone\n"
 	       "  -C, --cpu CPUS      count everything that runs on CPUS (0,1 or 1-2) while\n"
 	       "                      COMMAND runs; COMMAND runs where the scheduler puts it;\n"
@@ -67,7 +70,28 @@ static void usage(void)
 	       "                      each pass also counting INST_RETIRED (in the events'\n"
 	       "                      mode, else :u), which must agree between passes\n"
 	       "      --no-calibrate  accepted for old scripts; does nothing (counting starts\n"
-	       "                      at the command's exec: nothing of pmuctl's is counted)\n\n"
+	       "                      at the command's exec: nothing of pmuctl's is counted)\n"
+	       "  -d, --detailed      perf's detailed events, by Arm's names (-dd: more)\n"
+	       "  -v, --verbose       say why an event is <not supported>\n"
+	       "  -q, --quiet         print no counts\n"
+	       "  -B, --big-num, --no-big-num\n"
+	       "                      thousands' separators (default) or none\n"
+	       "      --no-scale      counts of part of the time as counted, not scaled up\n"
+	       "      --interval-count N, --interval-clear, --summary\n"
+	       "                      -I's: N intervals; a clear screen before each; the\n"
+	       "                      totals after them\n"
+	       "      --timeout MSECS stop after MSECS (the command gets SIGTERM)\n"
+	       "      --pre CMD, --post CMD\n"
+	       "                      run CMD (sh) before, after each run, not counted\n"
+	       "      --table         with -r: each run's elapsed time\n"
+	       "      --log-fd FD     write the counts to descriptor FD\n"
+	       "      --all-user, --all-kernel\n"
+	       "                      :u (:k) on every event without a modifier\n"
+	       "  -n, --null          count nothing: the time alone\n"
+	       "  -i, --no-inherit    the first thread alone, not what it creates\n"
+	       "      --per-core, --per-cluster, --per-socket\n"
+	       "                      with -a or -C: the CPUs' counts by topology\n"
+	       "  -G, --topdown, --control and -D -1 are refused, saying why\n\n"
 	       "Metric groups (-M; refused where the core lacks an event or counters):\n");
 	stat_metric_groups_print(stdout, 2);
 	printf("\nMore events than the core has counters take turns on them (multiplexed, as\n"
@@ -79,11 +103,12 @@ static void usage(void)
 	       "counted: each count is then scaled up to the whole time as perf scales it,\n"
 	       "followed by the share of the time counted; counts of none of it, and counts\n"
 	       "that cannot be trusted, are <not counted>.\n"
-	       "Exit status: COMMAND's (128+N if killed by signal N), or with -p 0; 127\n"
-	       "if COMMAND was not found, 126 if it could not be executed (no counts\n"
-	       "then); 1 if pmuctl failed or the counts are not trustworthy, or with\n"
-	       "--passes if the passes' INST_RETIRED differ (COMMAND does not run alike\n"
-	       "each time: its passes' counts are of different runs); 2 for a usage error.\n");
+	       "Exit status: COMMAND's (128+N if killed by signal N; 0 if --timeout stopped\n"
+	       "it); 127 if COMMAND was not found, 126 if it could not be executed (no\n"
+	       "counts then); without a command (-p, -t, -a, -C, or none: the whole system\n"
+	       "until Ctrl-C, with CAP_PERFMON) 0, or 130 if SIGINT ended it; 1 if pmuctl\n"
+	       "failed or the counts are not trustworthy, or with --passes if the passes'\n"
+	       "INST_RETIRED differ; 2 for a usage error; --pre's or --post's if it failed.\n");
 }
 
 /* -p's and -t's comma-separated IDs into run->pid_list. */
@@ -150,8 +175,11 @@ static int parse_msecs(const char *arg, int opt, int min, int *ms)
 
 	errno = 0;
 	n = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || n < min || n > 3600000)
+	if (errno || end == arg || *end || n < min || n > 3600000) {
+		if (!opt)
+			return usage_error("--timeout needs milliseconds from %d to 3600000, not '%s'", min, arg);
 		return usage_error("-%c needs milliseconds from %d to 3600000, not '%s'", opt, min, arg);
+	}
 	*ms = (int)n;
 	return 0;
 }
@@ -207,11 +235,145 @@ static int per_thread_options(const struct stat_options *o, const struct stat_ru
 	return 0;
 }
 
+/* The long options without a letter. */
+enum { OPT_APPEND = 256, OPT_METRIC_ONLY, OPT_NO_CALIBRATE, OPT_PASSES, OPT_PER_THREAD,
+       OPT_NO_BIG_NUM, OPT_INTERVAL_COUNT, OPT_INTERVAL_CLEAR, OPT_TIMEOUT, OPT_PRE,
+       OPT_POST, OPT_TABLE, OPT_SUMMARY, OPT_LOG_FD, OPT_ALL_USER, OPT_ALL_KERNEL,
+       OPT_NO_SCALE, OPT_PER_CORE, OPT_PER_SOCKET, OPT_PER_CLUSTER, OPT_TOPDOWN,
+       OPT_CONTROL, OPT_QUIET };
+
+/* A count of @what from 1, for --interval-count and --log-fd (from 0). */
+static int parse_count(const char *arg, const char *what, int min, int *n)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > 1000000000)
+		return usage_error("%s needs a number from %d, not '%s'", what, min, arg);
+	*n = (int)v;
+	return 0;
+}
+
+/*
+ * perf stat's options beyond the first ones (issue 28): 0, the usage
+ * error's status, or -1 for an option unknown to perf too.
+ */
+static int perf_option(int opt, struct stat_options *o, struct stat_run *run,
+		       struct stat_events *ev)
+{
+	switch (opt) {
+	case 'd':
+		o->detailed++;
+		return 0;
+	case 'v':
+		ev->verbose = true;
+		return 0;
+	case 'q':
+	case OPT_QUIET:
+		o->quiet = true;
+		return 0;
+	case 'B':
+		run->no_big_num = false;
+		return 0;
+	case OPT_NO_BIG_NUM:
+		run->no_big_num = true;
+		return 0;
+	case 'c':
+		run->no_scale = false;	/* perf's default too */
+		return 0;
+	case OPT_NO_SCALE:
+		run->no_scale = true;
+		return 0;
+	case OPT_INTERVAL_COUNT:
+		return parse_count(optarg, "--interval-count", 1, &o->interval_count);
+	case OPT_INTERVAL_CLEAR:
+		o->interval_clear = true;
+		return 0;
+	case OPT_TIMEOUT:
+		return parse_msecs(optarg, 0, 10, &o->timeout_ms);
+	case OPT_PRE:
+		o->pre = optarg;
+		return 0;
+	case OPT_POST:
+		o->post = optarg;
+		return 0;
+	case OPT_TABLE:
+		o->table = true;
+		return 0;
+	case OPT_SUMMARY:
+		o->summary = true;
+		return 0;
+	case OPT_LOG_FD:
+		return parse_count(optarg, "--log-fd", 0, &o->log_fd);
+	case OPT_ALL_USER:
+	case OPT_ALL_KERNEL:
+		if (o->all_mode && o->all_mode != (opt == OPT_ALL_USER ? 'u' : 'k'))
+			return usage_error("--all-user and --all-kernel: one or the other");
+		o->all_mode = opt == OPT_ALL_USER ? 'u' : 'k';
+		return 0;
+	case 'n':
+		o->null_run = true;
+		return 0;
+	case 'i':
+		run->no_inherit = true;
+		return 0;
+	case OPT_PER_CORE:
+	case OPT_PER_SOCKET:
+	case OPT_PER_CLUSTER:
+		o->aggr = opt == OPT_PER_CORE ? AGGR_CORE : opt == OPT_PER_SOCKET ? AGGR_SOCKET :
+			  AGGR_CLUSTER;
+		return 0;
+	case 'G':
+		return usage_error("-G counts a cgroup's tasks; armpmu counts threads (a command, -p, -t) and whole CPUs (-C, -a), and has no cgroup filter: count the cgroup's processes with -p (cat its cgroup.procs)");
+	case OPT_TOPDOWN:
+		/* Level 1 only; on the Cortex-A76 (stat-metrics.c; pmuctl explain topdown). */
+		if (optarg && strcmp(optarg, "1"))
+			return usage_error("--td-level %s: pmuctl's top-down has level 1 alone (pmuctl explain topdown)",
+					   optarg);
+		return parse_group("topdown", ev);
+	case OPT_CONTROL:
+		return usage_error("--control: pmuctl has no control fifo; -D MSECS starts counting later, and -I prints as the command runs");
+	}
+	return -1;
+}
+
+/* The options that shape a run, checked together: 0, or the usage error's status. */
+static int more_checks(const struct stat_options *o, const struct stat_run *run,
+		       const struct stat_events *ev)
+{
+	bool cpus = run->target == TARGET_CPU || run->target == TARGET_ALL_CPUS;
+
+	if ((o->interval_count || o->interval_clear || o->summary) && !o->interval_ms)
+		return usage_error("--interval-count, --interval-clear and --summary are -I's: no -I");
+	if (o->timeout_ms && o->interval_ms)
+		return usage_error("--timeout with -I: as perf, one or the other (--interval-count N stops -I after N intervals)");
+	if (o->timeout_ms && o->per_thread)
+		return usage_error("--timeout with --per-thread: not yet");
+	if (o->log_fd >= 0 && o->output)
+		return usage_error("--log-fd and -o: one or the other, as perf");
+	if (o->null_run && (ev->nspecs || ev->software || o->detailed))
+		return usage_error("-n counts nothing, the elapsed time alone: no -e, -M or -d");
+	if (o->null_run && (o->passes || o->per_thread || run->metric_only || o->interval_ms))
+		return usage_error("-n counts nothing: no --passes, --per-thread, --metric-only or -I");
+	if (o->null_run && run->target == TARGET_PROCESS)
+		return usage_error("-n times a command, counting nothing: not with -p or -t");
+	if (run->no_inherit && run->target != TARGET_COMMAND && run->target != TARGET_PROCESS)
+		return usage_error("-i counts a command's (or -p's) first threads alone: not with -C or -a, which count whole CPUs");
+	if (o->aggr && !cpus)
+		return usage_error("--per-core, --per-socket and --per-cluster sum whole CPUs: with -a or -C");
+	if (o->aggr && (o->no_aggr || o->repeat != 1 || o->interval_ms))
+		return usage_error("--per-core, --per-socket and --per-cluster print one run's counts by topology: no -A, -r or -I");
+	if (o->aggr && ev->software)
+		return usage_error("software events are measured for all the CPUs together: not with --per-core, --per-socket or --per-cluster");
+	return 0;
+}
+
 /* Returns 0 to go on, or the exit status of a usage error. */
 int stat_options_parse(int argc, char **argv, struct stat_options *o, struct stat_run *run,
 		       struct stat_events *ev)
 {
-	enum { OPT_APPEND = 256, OPT_METRIC_ONLY, OPT_NO_CALIBRATE, OPT_PASSES, OPT_PER_THREAD };
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "metrics", required_argument, NULL, 'M' },
@@ -231,6 +393,32 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		{ "no-calibrate", no_argument, NULL, OPT_NO_CALIBRATE },
 		{ "passes", no_argument, NULL, OPT_PASSES },
 		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+		{ "detailed", no_argument, NULL, 'd' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "big-num", no_argument, NULL, 'B' },
+		{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
+		{ "scale", no_argument, NULL, 'c' },
+		{ "no-scale", no_argument, NULL, OPT_NO_SCALE },
+		{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
+		{ "interval-clear", no_argument, NULL, OPT_INTERVAL_CLEAR },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "pre", required_argument, NULL, OPT_PRE },
+		{ "post", required_argument, NULL, OPT_POST },
+		{ "table", no_argument, NULL, OPT_TABLE },
+		{ "summary", no_argument, NULL, OPT_SUMMARY },
+		{ "log-fd", required_argument, NULL, OPT_LOG_FD },
+		{ "all-user", no_argument, NULL, OPT_ALL_USER },
+		{ "all-kernel", no_argument, NULL, OPT_ALL_KERNEL },
+		{ "null", no_argument, NULL, 'n' },
+		{ "no-inherit", no_argument, NULL, 'i' },
+		{ "per-core", no_argument, NULL, OPT_PER_CORE },
+		{ "per-socket", no_argument, NULL, OPT_PER_SOCKET },
+		{ "per-cluster", no_argument, NULL, OPT_PER_CLUSTER },
+		{ "cgroup", required_argument, NULL, 'G' },
+		{ "topdown", no_argument, NULL, OPT_TOPDOWN },
+		{ "td-level", required_argument, NULL, OPT_TOPDOWN },
+		{ "control", required_argument, NULL, OPT_CONTROL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -239,7 +427,7 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 	int opt, ret = 0;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:e:M:r:x:jp:t:C:aAI:D:o:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:e:M:r:x:jp:t:C:aAI:D:o:hdvqBcniG:", opts, NULL)) != -1) {
 		if (strchr("ptCa", opt) && targets)
 			return usage_error("-p, -t, -C and -a go one at a time");
 		switch (opt) {
@@ -284,6 +472,8 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 			ret = parse_msecs(optarg, 'I', 10, &o->interval_ms);
 			break;
 		case 'D':
+			if (!strcmp(optarg, "-1"))
+				return usage_error("-D -1 starts with the events disabled for perf's --control to enable them; pmuctl has no --control: give -D the milliseconds to wait");
 			ret = parse_msecs(optarg, 'D', 0, &o->delay_ms);
 			break;
 		case 'o':
@@ -308,58 +498,128 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 			usage();
 			exit(EXIT_SUCCESS);
 		default:
-			return option_error(opt, argv);
+			ret = perf_option(opt, o, run, ev);
+			if (ret < 0)
+				return option_error(opt, argv);
 		}
 		if (ret)
 			return ret;
 	}
-	if (run->target == TARGET_PROCESS) {
-		const char *opt_name = run->tids ? "-t" : "-p";
-
-		if (optind != argc)
-			return usage_error("%s counts running %s: no command too", opt_name,
-					   run->tids ? "threads" : "processes");
-		if (o->repeat != 1)
-			return usage_error("%s counts once: no -r", opt_name);
-		if (o->interval_ms || o->delay_ms)
-			return usage_error("%s: -I and -D are for a command, not yet for %s", opt_name,
-					   opt_name);
-	} else if (optind == argc) {
-		return usage_error("no command to run");
+	if (run->target == TARGET_PROCESS && optind == argc && o->repeat != 1)
+		return usage_error("%s without a command counts once, until the %s end: -r repeats a command that says how long (-r 3 %s ID -- sleep 1)",
+				   run->tids ? "-t" : "-p", run->tids ? "threads" : "processes",
+				   run->tids ? "-t" : "-p");
+	if (optind == argc && run->target == TARGET_COMMAND) {
+		/* perf's: the whole system until Ctrl-C (cmd_stat checks the privilege). */
+		if (o->passes || o->per_thread || run->no_inherit || o->null_run || o->no_aggr)
+			return usage_error("no command to run");
+		run->target = TARGET_ALL_CPUS;
+		o->system_wide = true;
 	}
+	if (optind == argc && run->target != TARGET_PROCESS && o->repeat != 1)
+		return usage_error("without a command the CPUs are counted once, until Ctrl-C: -r repeats a command (-r 3 -a -- sleep 1)");
+	if (optind == argc && run->target != TARGET_PROCESS && o->passes)
+		return usage_error("--passes runs a command once per set of events: no command to run");
 	if (o->passes && run->target != TARGET_COMMAND)
 		return usage_error("--passes runs the command once per set of events: not with -p, -t, -C or -a");
 	if (o->passes && (o->repeat != 1 || o->interval_ms || o->delay_ms))
 		return usage_error("--passes runs the command once per set of events: no -r, -I or -D");
 	ret = per_thread_options(o, run, ev);
+	if (!ret)
+		ret = more_checks(o, run, ev);
 	if (ret)
 		return ret;
 	if (o->sep && o->json)
 		return usage_error("-x and --json do not go together");
-	if (o->append && !o->output)
-		return usage_error("--append appends to -o's file: no -o");
+	if (o->append && !o->output && o->log_fd < 0)
+		return usage_error("--append appends to -o's file (or --log-fd's): no -o");
 	if (o->no_aggr && run->target != TARGET_CPU && run->target != TARGET_ALL_CPUS)
 		return usage_error("-A gives each CPU's counts apart: with -C or -a");
 	if (o->no_aggr && o->repeat != 1)
 		return usage_error("-A gives one run's counts per CPU: no -r");
 	if (o->interval_ms && o->repeat != 1)
 		return usage_error("-I prints as the command runs: no -r");
-	if ((ev->software & 1U << SW_CPU_CLOCK) && run->target != TARGET_CPU &&
-	    run->target != TARGET_ALL_CPUS)
-		return usage_error("cpu-clock is the time whole CPUs were counted: with -C or -a (a command's time is task-clock)");
 	if ((ev->software & ~(1U << SW_CPU_CLOCK)) && run->target == TARGET_CPU)
 		return usage_error("-C: the kernel keeps context switches and page faults per process and for the whole system, not per CPU: of perf's software events only cpu-clock has a source there");
 	if ((ev->software & 1U << SW_CPU_MIGRATIONS) && run->target == TARGET_ALL_CPUS)
 		return usage_error("-a: the kernel keeps no system-wide count of CPU migrations outside perf; cpu-migrations is a command's, from the driver");
 	if ((ev->software & 1U << SW_TASK_CLOCK) && run->target == TARGET_ALL_CPUS)
 		return usage_error("-a: task-clock is a command's time; the CPUs' is cpu-clock");
-	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
+	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
 			      1U << SW_CPU_MIGRATIONS)) && run->target == TARGET_PROCESS)
 		return usage_error("-p, -t: page faults are measured from a command's resource usage or the system's; of perf's software events the driver counts task-clock, context-switches and cpu-migrations of threads");
-	if (ev->software && o->no_aggr)
-		return usage_error("software events are measured for all the CPUs together: not with -A");
-	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
+	if ((ev->software & ~(1U << SW_CPU_CLOCK)) && o->no_aggr)
+		return usage_error("-A: of perf's software events only cpu-clock has a source per CPU (each CPU file's time); the system's switches and faults are counted for all the CPUs together");
+	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
 			      1U << SW_CPU_MIGRATIONS)) && o->interval_ms)
 		return usage_error("-I: page faults are measured at the command's end; of perf's software events the driver counts task-clock, context-switches and cpu-migrations at every interval");
 	return 0;
+}
+
+/*
+ * The events counted without -e, perf's (its 6.1 default list): its
+ * generic cycles, instructions, branches and branch-misses, by their place
+ * in libpmudev's list of perf's names (pmudev_perf_alias()).
+ */
+static const unsigned int default_aliases[] = { 0, 1, 4, 5 };
+
+/*
+ * perf's default software lines, where pmuctl has a source for them, by
+ * what is counted and how: a command's from its resource usage (-I: those
+ * the driver counts at each interval), -a's from the CPU files' times and
+ * /proc, -C's cpu-clock alone, -p's and -t's from the driver.
+ */
+#define SW(x)	(1U << SW_##x)
+static const struct {
+	enum target target;
+	bool interval;		/* with -I */
+	bool delayed_too;	/* with -D too (else none then) */
+	unsigned int software;
+} default_software[] = {
+	{ TARGET_COMMAND, false, false,
+	  SW(TASK_CLOCK) | SW(CONTEXT_SWITCHES) | SW(CPU_MIGRATIONS) | SW(PAGE_FAULTS) },
+	{ TARGET_COMMAND, true, true, STAT_THREADS_SOFTWARE },
+	{ TARGET_ALL_CPUS, false, false, SW(CPU_CLOCK) | SW(CONTEXT_SWITCHES) | SW(PAGE_FAULTS) },
+	{ TARGET_CPU, false, false, SW(CPU_CLOCK) },
+	{ TARGET_PROCESS, false, true, STAT_THREADS_SOFTWARE },
+	{ TARGET_PROCESS, true, true, STAT_THREADS_SOFTWARE },
+};
+
+/*
+ * perf's detailed events (-d, -dd; perf's -ddd adds L1 data prefetches,
+ * which arm64's perf maps to no event), as perf's arm64 driver maps its
+ * cache events: L1-dcache-loads L1D_CACHE, its misses L1D_CACHE_REFILL,
+ * LLC-loads LL_CACHE_RD, its misses LL_CACHE_MISS_RD; -dd L1-icache,
+ * dTLB and iTLB loads and misses. By Arm's names, as pmuctl names events.
+ */
+static const char *const detailed_specs[][6] = {
+	{ "L1D_CACHE", "L1D_CACHE_REFILL", "LL_CACHE_RD", "LL_CACHE_MISS_RD" },
+	{ "L1I_CACHE", "L1I_CACHE_REFILL", "L1D_TLB", "L1D_TLB_REFILL", "L1I_TLB",
+	  "L1I_TLB_REFILL" },
+};
+
+/* Without -e: perf's defaults; then -d's, and --all-user's modes. 0, or the usage error's status. */
+int stat_options_defaults(const struct stat_options *o, struct stat_run *run,
+			  struct stat_events *ev)
+{
+	/* --topdown, -M topdown (TopdownL1): its shares in place of the stall ratios. */
+	run->topdown = ev->group && !strcmp(ev->group->name, "topdown");
+	if (!ev->nspecs && !ev->software && !o->null_run) {
+		for (size_t i = 0; i < sizeof(default_aliases) / sizeof(default_aliases[0]); i++)
+			ev->specs[ev->nspecs++] = (char *)pmudev_perf_alias(default_aliases[i]);
+		for (size_t i = 0; i < sizeof(default_software) / sizeof(default_software[0]); i++)
+			if (default_software[i].target == run->target &&
+			    default_software[i].interval == (o->interval_ms > 0) &&
+			    (!o->delay_ms || default_software[i].delayed_too) && !o->aggr)
+				/* -A: each CPU's cpu-clock, as perf's; the rest has no source per CPU. */
+				ev->software = default_software[i].software &
+					       (o->no_aggr ? 1U << SW_CPU_CLOCK : ~0U);
+	}
+	for (int level = 0; level < o->detailed && level < 2; level++)
+		for (int k = 0; k < 6 && detailed_specs[level][k]; k++) {
+			if (ev->nspecs >= MAX_EVENTS)
+				return usage_error("-d: too many events with -e's");
+			ev->specs[ev->nspecs++] = (char *)detailed_specs[level][k];
+		}
+	return o->all_mode ? stat_events_all_modes(ev, o->all_mode) : 0;
 }

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -40,6 +41,28 @@ unsigned long long stat_print_rounded(const struct stat_run *run, const struct c
 	return (unsigned long long)llround(stat_counts_mean(run, c));
 }
 
+/* perf's --per-core, --per-cluster and --per-socket prefix: "S0-D0-C1   1". */
+static void aggr_prefix(FILE *out, const struct stat_run *run, enum stat_format f, const char *sep)
+{
+	static const char *const key[] = { "", "core", "cluster", "socket" };
+	char id[48];
+	bool table = f == STAT_TABLE;
+	int width = run->aggr == 1 ? -8 : -5;
+
+	/* enum stat_aggr: 1 core, 2 cluster, 3 socket. */
+	if (run->aggr == 3)
+		snprintf(id, sizeof(id), "S%*d", table ? width : 0, run->aggr_socket);
+	else
+		snprintf(id, sizeof(id), "S%d-D0-%s%*d", run->aggr_socket, run->aggr == 1 ? "C" : "CLS",
+			 table ? width : 0, run->aggr_id);
+	if (f == STAT_JSON)
+		fprintf(out, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ", key[run->aggr], id,
+			run->aggr_nr);
+	else
+		fprintf(out, "%s%s%*d%s", id, table ? " " : sep, table ? 4 : 0, run->aggr_nr,
+			table ? " " : sep);
+}
+
 void stat_print_prefix(FILE *out, const struct stat_run *run, enum stat_format f, const char *sep)
 {
 	if (run->interval > 0) {
@@ -56,6 +79,8 @@ void stat_print_prefix(FILE *out, const struct stat_run *run, enum stat_format f
 		else
 			fprintf(out, "CPU%-7d", run->line_cpu);
 	}
+	if (run->aggr)
+		aggr_prefix(out, run, f, sep);
 	if (run->per_thread) {
 		if (f == STAT_JSON)
 			fprintf(out, "\"thread\" : \"%s-%d\", ", run->thread_comm, run->thread_tid);
@@ -88,6 +113,10 @@ static const char *table_value(const struct stat_run *run, const struct counter 
 		return "<not trustworthy>";
 	if (!stat_counts_counted(run, c))
 		return STAT_NOT_COUNTED;
+	if (run->no_big_num) {
+		snprintf(buf, len, "%llu", stat_print_rounded(run, c));
+		return buf;
+	}
 	return group_digits(stat_print_rounded(run, c), buf, len);
 }
 
@@ -96,10 +125,14 @@ static void describe_target(FILE *out, const struct stat_run *run)
 {
 	switch (run->target) {
 	case TARGET_COMMAND:
-		fprintf(out, "with its threads and children, ");
+		fprintf(out, run->no_inherit ? "its first thread alone, " :
+			"with its threads and children, ");
 		break;
 	case TARGET_PROCESS:
-		if (run->tids && run->threads == 1)
+		if (run->no_inherit)
+			fprintf(out, "%s %d thread%s alone, ", run->tids ? "the" : "its", run->threads,
+				run->threads == 1 ? "" : "s");
+		else if (run->tids && run->threads == 1)
 			fprintf(out, "the thread and what it started, ");
 		else if (run->tids)
 			fprintf(out, "the %d threads and what they started, ", run->threads);
@@ -115,7 +148,8 @@ static void describe_target(FILE *out, const struct stat_run *run)
 		fprintf(out, "everything on all %d CPUs, ", run->cpus);
 		break;
 	}
-	fprintf(out, "%s", core_name(&run->info));
+	/* -n: no file was opened, no core read. */
+	fprintf(out, "%s", run->info.midr ? core_name(&run->info) : "nothing counted");
 }
 
 static void print_header(FILE *out, const struct stat_run *run, char **cmd)
@@ -123,16 +157,20 @@ static void print_header(FILE *out, const struct stat_run *run, char **cmd)
 	if (run->target == TARGET_PROCESS) {
 		fprintf(out, "\n Performance counter stats for %s id '%s' (",
 			run->tids ? "thread" : "process", run->targets);
+	} else if (run->target == TARGET_ALL_CPUS) {
+		fprintf(out, "\n Performance counter stats for 'system wide' (");
+	} else if (run->target == TARGET_CPU) {
+		fprintf(out, "\n Performance counter stats for 'CPU(s) %s' (", run->targets);
 	} else {
 		fprintf(out, "\n Performance counter stats for '");
 		for (char **a = cmd; *a; a++)
 			fprintf(out, "%s%s", a == cmd ? "" : " ", *a);
 		fprintf(out, "' (");
-		if (run->runs > 1)
-			fprintf(out, "%d runs, ", run->runs);
-		if (run->passes > 1)
-			fprintf(out, "%d passes, ", run->passes);
 	}
+	if (run->runs > 1)
+		fprintf(out, "%d runs, ", run->runs);
+	if (run->passes > 1)
+		fprintf(out, "%d passes, ", run->passes);
 	describe_target(out, run);
 	fprintf(out, "):\n\n");
 }
@@ -174,9 +212,13 @@ static void print_counter_lines(const struct stat_print_lines *p, const struct s
 	double v;
 
 	for (unsigned int k = 0; (m = stat_metric_of(c, k)); k++) {
-		if (!stat_metric_value(run, m, &v))
+		if (!stat_metric_value(run, c, m, &v))
 			continue;
-		snprintf(metric, sizeof(metric), " #  %6.*f  %s", m->digits, v, m->unit);
+		/* perf's formats: GHz's "%8.3f " as its CPUs utilized, the ratios' "%7.2f  ". */
+		if (m->den == STAT_METRIC_CLOCK)
+			snprintf(metric, sizeof(metric), " # %8.*f %s", m->digits, v, m->unit);
+		else
+			snprintf(metric, sizeof(metric), " #  %6.*f  %s", m->digits, v, m->unit);
 		if (first)
 			table_line(out, run, c, metric);
 		else {
@@ -222,9 +264,9 @@ static void print_notes(FILE *out, const struct stat_run *run)
 		fprintf(out, " Not counted: the command executed a program this user may not count\n"
 			     " (set-user-ID or set-group-ID, file capabilities, or not readable) and was\n"
 			     " let go at that exec, as perf lets it go: the counts are not the program's.\n\n");
-	else if (!run->disturbed && !run->time_enabled)
+	else if (!run->disturbed && !run->time_enabled && run->ncounters)
 		fprintf(out, " Not counted: no counted thread ran while the counters were started.\n\n");
-	else if (!run->disturbed && !run->time_running)
+	else if (!run->disturbed && !run->time_running && run->ncounters)
 		fprintf(out, " Not counted: the threads ran, but their counters could never be loaded\n"
 			     " (a whole-CPU counter or perf held the PMU all along; pmuctl status shows who).\n\n");
 	else if (stat_counts_incomplete(run))
@@ -239,7 +281,10 @@ static void print_notes(FILE *out, const struct stat_run *run)
 	if (run->interrupted)
 		fprintf(out, " Interrupted: the counts so far.\n\n");
 	print_passes(out, run);
-	if (run->signal)
+	if (run->timeout_ms)
+		fprintf(out, " Stopped by --timeout after %d ms: the command was sent SIGTERM.\n\n",
+			run->timeout_ms);
+	else if (run->signal)
 		fprintf(out, " The command was killed by %s.\n\n", signal_name(run->signal, sig, sizeof(sig)));
 	else if (run->status)
 		fprintf(out, " The command exited with status %d.\n\n", run->status);
@@ -256,7 +301,7 @@ static int metrics_of(const struct stat_run *run, const struct stat_metric **ms,
 
 	for (int i = 0; i < run->ncounters; i++)
 		for (unsigned int k = 0; (m = stat_metric_of(&run->counters[i], k)) && n < max; k++)
-			if (stat_metric_value(run, m, &vs[n]))
+			if (stat_metric_value(run, &run->counters[i], m, &vs[n]))
 				ms[n++] = m;
 	return n;
 }
@@ -343,6 +388,11 @@ const char *stat_print_software_line(const struct stat_run *run, enum stat_softw
 	double v = stat_counts_software(run, sw), clock = stat_counts_software(run, by);
 
 	*unit = is_clock ? "msec" : "";
+	/* --per-thread: a thread that never ran while counted, or was let go, as perf's. */
+	if (run->per_thread && !stat_counts_numbers(run)) {
+		snprintf(value, len, "%s", STAT_NOT_COUNTED);
+		return NULL;
+	}
 	if (is_clock)
 		snprintf(value, len, "%.2f", v);
 	else
@@ -386,6 +436,31 @@ static void software_line(const struct stat_print_lines *p, const struct stat_ru
 		stat_events_software_name(sw), note);
 }
 
+/*
+ * --table: each run's elapsed time, its difference from the mean, and a
+ * bar of a '#' per 5% of it, as perf prints them before the mean.
+ */
+static void runs_table(FILE *out, const struct stat_run *run, int digits, double mean)
+{
+	char tmp[64];
+	int indent = 0;
+
+	snprintf(tmp, sizeof(tmp), " %17.*f", digits, mean);
+	while (tmp[indent] == ' ')
+		indent++;
+	fprintf(out, "%*s# Table of individual measurements:\n", indent, "");
+	for (int r = 0; r < run->runs; r++) {
+		double t = run->elapsed_each[r];
+		int bars = 1 + abs((int)(t > 0 ? 100.0 * (t - mean) / t : 0) / 5);
+
+		fprintf(out, " %17.*f (%+.*f) ", digits, t, digits, t - mean);
+		while (bars--)
+			fputc('#', out);
+		fputc('\n', out);
+	}
+	fprintf(out, "\n%*s# Final result:\n", indent, "");
+}
+
 /* The elapsed time, and (one run of a command) its user and system seconds. */
 static void elapsed_lines(FILE *out, const struct stat_run *run)
 {
@@ -397,7 +472,10 @@ static void elapsed_lines(FILE *out, const struct stat_run *run)
 		if (sd > 0)
 			digits = (int)-floor(log10(sd)) + 2;
 		digits = digits < 1 ? 1 : digits > 9 ? 9 : digits;
-		fprintf(out, "\n %17.*f +- %.*f seconds time elapsed  ( +- %5.2f%% )\n\n", digits,
+		fputc('\n', out);
+		if (run->elapsed_each)
+			runs_table(out, run, digits, mean);
+		fprintf(out, " %17.*f +- %.*f seconds time elapsed  ( +- %5.2f%% )\n\n", digits,
 			mean, digits, sd, mean > 0 ? sd / mean * 100 : 0);
 	} else {
 		fprintf(out, "\n %17.9f seconds time elapsed\n\n", mean);
@@ -414,29 +492,37 @@ void stat_print_each(const struct stat_print_lines *p, const struct stat_run *ru
 		if (!(runs[0].software & (1U << sw)))
 			continue;
 		stat_counts_order(runs, n, -1 - sw, order);
-		for (int r = 0; r < (runs[0].per_thread ? n : 1); r++)
+		for (int r = 0; r < (runs[0].per_thread || runs[0].per_cpu ? n : 1); r++)
 			p->software(p, &runs[order[r]], (enum stat_software)sw);
 	}
-	for (int i = 0; i < runs[0].ncounters; i++) {
+	for (int i = 0, u = 0; i <= runs[0].ncounters; i++) {
+		for (; u < runs[0].nunsupported && runs[0].unsupported[u].at <= i; u++)
+			for (int r = 0; r < n; r++)
+				p->unsupported(p, &runs[r], &runs[r].unsupported[u]);
+		if (i == runs[0].ncounters)
+			break;
 		stat_counts_order(runs, n, i, order);
 		for (int r = 0; r < n; r++)
 			p->count(p, &runs[order[r]], &runs[order[r]].counters[i]);
 	}
 }
 
+static void unsupported_line(const struct stat_print_lines *p, const struct stat_run *run,
+			     const struct stat_unsupported *u)
+{
+	table_prefix(p->out, run);
+	fprintf(p->out, "%18s      %s\n", STAT_NOT_SUPPORTED, u->name);
+}
+
 /* The table's lines of @n runs (-A: one per CPU), perf's order. */
 static void table_lines(FILE *out, const struct stat_run *runs, int n)
 {
 	const struct stat_print_lines p = {
-		.software = software_line, .count = print_counter_lines, .out = out,
+		.software = software_line, .count = print_counter_lines,
+		.unsupported = unsupported_line, .out = out,
 	};
 
 	stat_print_each(&p, runs, n);
-	for (int i = 0; i < runs[0].nunsupported; i++)
-		for (int r = 0; r < n; r++) {
-			table_prefix(out, &runs[r]);
-			fprintf(out, "%18s      %s\n", STAT_NOT_SUPPORTED, runs[r].unsupported[i]);
-		}
 }
 
 void stat_print_table(FILE *out, const struct stat_run *runs, int n, char **cmd)
@@ -447,7 +533,15 @@ void stat_print_table(FILE *out, const struct stat_run *runs, int n, char **cmd)
 	else
 		table_lines(out, runs, n);
 	elapsed_lines(out, &runs[0]);
-	print_notes(out, &runs[0]);
+	/* --per-thread: the notes are of all the threads together. */
+	struct stat_run all = runs[0];
+
+	for (int r = 1; r < n && all.per_thread; r++) {
+		all.time_enabled += runs[r].time_enabled;
+		all.time_running += runs[r].time_running;
+		all.exec_left |= runs[r].exec_left;
+	}
+	print_notes(out, &all);
 }
 
 void stat_print_interval_header(FILE *out, const struct stat_run *run, const char *sep, bool json)
@@ -487,7 +581,9 @@ void stat_print_stderr_notes(const struct stat_run *run, const char *command)
 {
 	char sig[64];
 
-	if (run->signal)
+	if (run->timeout_ms)
+		say("%s: stopped by --timeout after %d ms (SIGTERM)", command, run->timeout_ms);
+	else if (run->signal)
 		say("%s: killed by %s", command, signal_name(run->signal, sig, sizeof(sig)));
 	if (run->passes > 1 && run->reference && run->reference_min != run->reference_max)
 		say("--passes: %s differed between the %d passes: the command does not run alike each time, so counts of different passes are of different runs",

@@ -34,9 +34,9 @@ void stat_print_interval(FILE *out, const struct stat_run *runs, int n);
  * metric value, metric unit; a count's further metrics on lines of their
  * own with the first fields empty. -I's time and -A's CPU come first.
  */
-void stat_print_separated(FILE *out, const struct stat_run *runs, int n, const char *sep);
+void stat_fields_separated(FILE *out, const struct stat_run *runs, int n, const char *sep);
 /* perf stat -j: one JSON object per count, by perf's keys. */
-void stat_print_json(FILE *out, const struct stat_run *runs, int n);
+void stat_fields_json(FILE *out, const struct stat_run *runs, int n);
 /*
  * What the table's notes would say that -x and --json have no place for,
  * on stderr: the signal that killed @command (as perf's psignal), and why
@@ -74,13 +74,16 @@ struct stat_print_lines {
 			 enum stat_software sw);
 	void (*count)(const struct stat_print_lines *p, const struct stat_run *run,
 		      const struct counter *c);
+	void (*unsupported)(const struct stat_print_lines *p, const struct stat_run *run,
+			    const struct stat_unsupported *u);
 	FILE *out;
 	const char *sep;	/* -x's, or NULL */
 };
 /*
  * @p's lines of @n runs in perf's order: the software lines (one run's, or
- * with --per-thread each thread's), then each counter's in every run;
- * with --per-thread each line's threads from the largest count down.
+ * with --per-thread each thread's), then each counter's in every run,
+ * the events not supported in their places among them; with --per-thread
+ * each line's threads from the largest count down.
  */
 void stat_print_each(const struct stat_print_lines *p, const struct stat_run *runs, int n);
 /* The clock the software lines' rates are of: a command's task-clock, -a's cpu-clock. */

@@ -145,7 +145,6 @@ int stat_passes_plan(const struct stat_events *ev, const struct armpmu_info *inf
 					    ev->group_of[first] ? "a group of " : "", ev->specs[first],
 					    info->num_counters, core_name(info), p->reference_name,
 					    modifier(p->reference_flags));
-			p->pass[p->n].events.defaults = ev->defaults;
 			p->pass[p->n].events.ngroups = ev->ngroups;
 			p->n++;
 		}
@@ -181,8 +180,10 @@ static void merge_spec(const struct stat_pass *pass, const struct stat_run *run,
 		if (c)
 			out->counters[out->ncounters++] = *c;
 		for (int u = 0; u < run->nunsupported; u++)
-			if (run->unsupported[u] == pass->events.specs[i])
-				out->unsupported[out->nunsupported++] = run->unsupported[u];
+			if (run->unsupported[u].spec == pass->events.specs[i]) {
+				out->unsupported[out->nunsupported] = run->unsupported[u];
+				out->unsupported[out->nunsupported++].at = out->ncounters;
+			}
 	}
 }
 

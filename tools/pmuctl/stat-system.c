@@ -2,7 +2,8 @@
 /*
  * pmuctl stat -a's software counts: the kernel's system-wide totals of
  * context switches (/proc/stat) and page faults (/proc/vmstat), read
- * when the counters start and when they stop.
+ * when the counters start and when they stop; and for --per-core,
+ * --per-cluster and --per-socket, the CPUs' topology from sysfs.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -54,4 +55,66 @@ void stat_system_delta(const struct stat_system *before, const struct stat_syste
 	u->value[SW_PAGE_FAULTS] = all;
 	u->value[SW_MAJOR_FAULTS] = major;
 	u->value[SW_MINOR_FAULTS] = all - major;
+}
+
+/* A number from CPU @cpu's topology file @name, or 0. */
+static int topology_id(int cpu, const char *name)
+{
+	char path[96];
+	FILE *f;
+	int id = 0;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, name);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%d", &id) != 1 || id < 0)
+		id = 0;
+	fclose(f);
+	return id;
+}
+
+void stat_system_topology(int cpu, int *socket, int *core, int *cluster)
+{
+	*socket = topology_id(cpu, "physical_package_id");
+	*core = topology_id(cpu, "core_id");
+	*cluster = topology_id(cpu, "cluster_id");
+}
+
+/*
+ * --per-core, --per-cluster, --per-socket (@aggr 1, 2, 3: enum
+ * stat_aggr's): @n runs of one CPU each summed by the CPUs' place in the
+ * topology, in place; one cluster or socket for all is said. Returns how
+ * many.
+ */
+int stat_system_aggregate(struct stat_run *runs, int n, int aggr)
+{
+	int groups = 0;
+
+	for (int r = 0; r < n; r++) {
+		int socket, core, cluster, id, g;
+
+		stat_system_topology(runs[r].line_cpu, &socket, &core, &cluster);
+		id = aggr == 1 ? core : aggr == 2 ? cluster : 0;
+		for (g = 0; g < groups; g++)
+			if (runs[g].aggr_socket == socket && runs[g].aggr_id == id)
+				break;
+		if (g < groups) {
+			stat_counts_add_run(&runs[g], &runs[r]);
+			runs[g].aggr_nr++;
+			continue;
+		}
+		runs[g] = runs[r];
+		runs[g].per_cpu = false;
+		runs[g].aggr = aggr;
+		runs[g].aggr_socket = socket;
+		runs[g].aggr_id = id;
+		runs[g].aggr_nr = 1;
+		groups++;
+	}
+	if (groups == 1 && aggr != 1)
+		say("%s: all %d CPUs counted are in one %s: its line is theirs together",
+		    aggr == 2 ? "--per-cluster" : "--per-socket", runs[0].aggr_nr,
+		    aggr == 2 ? "cluster" : "socket");
+	return groups;
 }

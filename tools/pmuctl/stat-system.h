@@ -24,4 +24,17 @@ int stat_system_read(struct stat_system *s);
 void stat_system_delta(const struct stat_system *before, const struct stat_system *after,
 		       struct stat_usage *u);
 
+/*
+ * CPU @cpu's place in the topology, as sysfs gives it (its topology
+ * folder): socket, core and cluster IDs, each 0 where sysfs has none.
+ */
+void stat_system_topology(int cpu, int *socket, int *core, int *cluster);
+
+/*
+ * --per-core, --per-cluster, --per-socket (@aggr 1, 2, 3: enum
+ * stat_aggr's): @n runs of one CPU each (line_cpu) summed by the CPUs'
+ * place in the topology, in place. Returns how many are left.
+ */
+int stat_system_aggregate(struct stat_run *runs, int n, int aggr);
+
 #endif /* PMUCTL_STAT_SYSTEM_H */

@@ -170,6 +170,8 @@ int stat_threads_runs(const struct stat_threads *th, const struct stat_run *base
 		run->runs = 1;
 		run->usage = false;
 		run->per_thread = true;
+		/* Let go at an exec it may not count: <not counted>, and said. */
+		run->exec_left = (t->counts.flags & ARMPMU_THREAD_EXEC_LEFT) != 0;
 		snprintf(run->thread_comm, sizeof(run->thread_comm), "%s", t->comm);
 		run->thread_tid = (int)t->tid;
 		run->time_enabled = t->counts.time_enabled;
@@ -195,8 +197,12 @@ void stat_threads_notes(const struct stat_threads *th)
 {
 	int unnamed = 0;
 
-	for (int i = 0; i < th->n; i++)
+	for (int i = 0; i < th->n; i++) {
 		unnamed += !strcmp(th->t[i].comm, "?");
+		if (th->t[i].counts.flags & ARMPMU_THREAD_EXEC_LEFT)
+			say("--per-thread: %s-%d executed a program this user may not count (set-user-ID or set-group-ID, file capabilities, or not readable) and was let go at that exec, as perf lets it go: <not counted>",
+			    th->t[i].comm, (int)th->t[i].tid);
+	}
 	if (th->lost)
 		say("--per-thread: %llu more thread%s counted than armpmu keeps per file (%d): %s in the totals but in no line above",
 		    th->lost, th->lost == 1 ? " was" : "s were", ARMPMU_THREADS_KEPT,
@@ -217,6 +223,9 @@ int stat_threads_software(const struct stat_files *f, const struct armpmu_thread
 	before = before ? before : &start;
 	if (from & 1U << SW_TASK_CLOCK)
 		u->value[SW_TASK_CLOCK] = (double)(now->task_clock - before->task_clock) / 1e6;
+	/* A task's cpu-clock is its time on a CPU too, as perf's. */
+	if (from & 1U << SW_CPU_CLOCK)
+		u->value[SW_CPU_CLOCK] = (double)(now->task_clock - before->task_clock) / 1e6;
 	if (from & 1U << SW_CONTEXT_SWITCHES)
 		u->value[SW_CONTEXT_SWITCHES] = (double)(now->switches - before->switches);
 	if (from & 1U << SW_CPU_MIGRATIONS)

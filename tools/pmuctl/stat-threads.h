@@ -51,7 +51,7 @@ int stat_threads_check(const struct stat_run *run);
 /*
  * Reads th->files' threads into @th, and names each that lives now; an
  * error (a negative errno) is kept in th->err. A tick of
- * stat_workload_wait_targets(), hence the void pointer.
+ * stat_workload_wait_targets()'s waits, hence the void pointer.
  */
 void stat_threads_look(void *th);
 /* Looks every STAT_THREADS_LOOK_MS until @w's command ends (not reaped), and once then. */

@@ -25,6 +25,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "pmuctl.h"
 #include "stat-workload.h"
@@ -197,6 +198,7 @@ static void usage_of(const struct rusage *after, const struct rusage *before, st
 
 	*u = (struct stat_usage){ .user = user, .sys = sys };
 	u->value[SW_TASK_CLOCK] = (user + sys) * 1e3;
+	u->value[SW_CPU_CLOCK] = u->value[SW_TASK_CLOCK];	/* a task's cpu-clock, as perf's */
 	u->value[SW_CONTEXT_SWITCHES] = (double)(after->ru_nvcsw + after->ru_nivcsw -
 						 before->ru_nvcsw - before->ru_nivcsw);
 	u->value[SW_MINOR_FAULTS] = minor;
@@ -258,57 +260,99 @@ static void on_sigint(int sig)
 	got_sigint = 1;
 }
 
-int stat_workload_wait_targets(struct stat_run *run, int tick_ms, void (*tick)(void *),
-			       void *arg)
+int stat_workload_watch(struct stat_workload_targets *t, struct stat_run *run)
 {
 	struct sigaction sa = { .sa_handler = on_sigint };
-	struct pollfd pfd[MAX_TARGETS];
-	struct timespec period = { .tv_nsec = (tick ? tick_ms : 100) * 1000000L };
-	sigset_t block, during;
-	int n = run->npid_list, left, ret = 0;
-	bool polled = tick != NULL;
+	sigset_t block;
 
-	for (int i = 0; i < n; i++) {
-		pfd[i] = (struct pollfd){ .events = POLLIN };
-		pfd[i].fd = (int)syscall(SYS_pidfd_open, run->pid_list[i], 0);
-		if (pfd[i].fd < 0 && !run->tids) {
-			ret = fail("cannot watch process %d: %s", (int)run->pid_list[i], strerror(errno));
-			n = i;
-			goto close;
+	*t = (struct stat_workload_targets){ .run = run, .n = run->npid_list };
+	for (int i = 0; i < t->n; i++) {
+		t->pfd[i] = (struct pollfd){ .events = POLLIN };
+		t->pfd[i].fd = (int)syscall(SYS_pidfd_open, run->pid_list[i], 0);
+		if (t->pfd[i].fd < 0 && !run->tids) {
+			int ret = fail("cannot watch process %d: %s", (int)run->pid_list[i],
+				       strerror(errno));
+
+			t->n = i;
+			stat_workload_unwatch(t);
+			return ret;
 		}
-		polled |= pfd[i].fd < 0;
+		t->polled |= t->pfd[i].fd < 0;
 	}
+	got_sigint = 0;
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
-	sigprocmask(SIG_BLOCK, &block, &during);
-	sigdelset(&during, SIGINT);
-	sigaction(SIGINT, &sa, NULL);
-	while (!got_sigint) {
-		left = 0;
-		for (int i = 0; i < n; i++) {
-			if (pfd[i].fd < 0 && kill(run->pid_list[i], 0) && errno == ESRCH)
-				pfd[i].fd = -2;	/* gone */
-			left += pfd[i].fd >= 0 || (pfd[i].fd == -1);
-			if (pfd[i].fd >= 0 && (pfd[i].revents & POLLIN)) {
-				close(pfd[i].fd);
-				pfd[i].fd = -2;
-				left--;
-			}
+	sigprocmask(SIG_BLOCK, &block, &t->during);
+	sigdelset(&t->during, SIGINT);
+	sigaction(SIGINT, &sa, &t->old_sigint);
+	t->watching = true;
+	return 0;
+}
+
+/* Whether every target is gone (a thread without a pidfd is looked for). */
+static bool targets_gone(struct stat_workload_targets *t)
+{
+	int left = 0;
+
+	if (!t->run->npid_list)
+		return false;	/* no targets (-a without a command): SIGINT alone */
+	for (int i = 0; i < t->n; i++) {
+		if (t->pfd[i].fd == -1 && kill(t->run->pid_list[i], 0) && errno == ESRCH)
+			t->pfd[i].fd = -2;	/* gone */
+		if (t->pfd[i].fd >= 0 && (t->pfd[i].revents & POLLIN)) {
+			close(t->pfd[i].fd);
+			t->pfd[i].fd = -2;
 		}
-		if (!left)
-			break;
-		if (tick)
-			tick(arg);
-		if (ppoll(pfd, (nfds_t)n, polled ? &period : NULL, &during) < 0 && errno != EINTR) {
-			ret = fail("cannot watch the processes: %s", strerror(errno));
-			break;
+		left += t->pfd[i].fd != -2;
+	}
+	return !left;
+}
+
+static double monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+bool stat_workload_wait_targets(struct stat_workload_targets *t, int msecs)
+{
+	double end = monotonic() + msecs / 1e3;
+
+	while (!got_sigint && !t->failed && !targets_gone(t)) {
+		double left = msecs < 0 ? 0.1 : end - monotonic();
+		struct timespec period;
+
+		if (msecs >= 0 && left <= 0)
+			return false;
+		if (t->polled && left > 0.1)
+			left = 0.1;
+		period.tv_sec = (time_t)left;
+		period.tv_nsec = (long)((left - (double)period.tv_sec) * 1e9);
+		if (ppoll(t->pfd, (nfds_t)t->n, msecs < 0 && !t->polled ? NULL : &period,
+			  &t->during) < 0 && errno != EINTR) {
+			fail("cannot watch the processes: %s", strerror(errno));
+			t->failed = true;
 		}
 	}
-	run->interrupted = got_sigint;
-	sigprocmask(SIG_UNBLOCK, &block, NULL);
-close:
-	for (int i = 0; i < n; i++)
-		if (pfd[i].fd >= 0)
-			close(pfd[i].fd);
-	return ret;
+	t->run->interrupted = got_sigint;
+	return true;
+}
+
+void stat_workload_unwatch(struct stat_workload_targets *t)
+{
+	sigset_t block;
+
+	for (int i = 0; i < t->n; i++)
+		if (t->pfd[i].fd >= 0)
+			close(t->pfd[i].fd);
+	if (t->watching) {
+		sigaction(SIGINT, &t->old_sigint, NULL);
+		sigemptyset(&block);
+		sigaddset(&block, SIGINT);
+		sigprocmask(SIG_UNBLOCK, &block, NULL);
+	}
+	t->n = 0;
+	t->watching = false;
 }

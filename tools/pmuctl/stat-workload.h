@@ -9,6 +9,8 @@
 #ifndef PMUCTL_STAT_WORKLOAD_H
 #define PMUCTL_STAT_WORKLOAD_H
 
+#include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -51,14 +53,30 @@ int stat_workload_finish(struct stat_workload *w, int *status, int *signal, stru
 void stat_workload_abandon(struct stat_workload *w);
 
 /*
- * -p, -t: waits for every process (-t: thread) of run->pid_list to exit,
- * or for SIGINT (run->interrupted then): SIGINT is blocked but while
- * waiting, so that it cannot slip in between the check and the wait. A
- * process is watched through a pidfd; a thread that leads no process has
- * none, and is looked for every 100 ms. With @tick, @tick(@arg) is called
- * every @tick_ms too. Returns 0, or the exit status, said.
+ * -p, -t: watching run->pid_list's processes (-t: threads) end, or SIGINT
+ * (run->interrupted then): SIGINT is blocked but while waiting, so that
+ * it cannot slip in between the check and the wait. A process is watched
+ * through a pidfd; a thread that leads no process has none, and is looked
+ * for every 100 ms.
  */
-int stat_workload_wait_targets(struct stat_run *run, int tick_ms, void (*tick)(void *),
-			       void *arg);
+struct stat_workload_targets {
+	struct stat_run *run;
+	struct pollfd pfd[MAX_TARGETS];
+	int n;
+	bool polled;		/* a target without a pidfd: looked for */
+	bool watching;		/* SIGINT taken, to be given back */
+	bool failed;		/* poll failed, said */
+	sigset_t during;
+	struct sigaction old_sigint;
+};
+
+/* Starts watching @run's targets: 0, or the exit status, said. */
+int stat_workload_watch(struct stat_workload_targets *t, struct stat_run *run);
+/*
+ * Waits up to @msecs (negative: without end) for every target to exit,
+ * or for SIGINT: true if either came (or watching failed, said).
+ */
+bool stat_workload_wait_targets(struct stat_workload_targets *t, int msecs);
+void stat_workload_unwatch(struct stat_workload_targets *t);
 
 #endif /* PMUCTL_STAT_WORKLOAD_H */

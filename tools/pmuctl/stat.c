@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmuctl stat: count events while a command runs, or of a running process.
- * This file: the options and the run; the rest, lowest first, in
- * stat-counts.c (counts and statistics), stat-metrics.c (metric tables),
- * stat-output.c and stat-fields.c (printers), stat-workload.c (the
- * command's process) and stat-files.c (the device's files).
+ * This file: the run; the rest in stat-*.c, each named for what it does
+ * (tools/pmuctl/layers says which may call which).
  *
  * Task mode, the default: a command's process is counted wherever the
  * scheduler runs it, with every thread and child it creates (armpmu's
@@ -30,6 +28,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include "pmuctl.h"
 #include "stat-files.h"
@@ -39,8 +38,6 @@
 #include "stat-system.h"
 #include "stat-threads.h"
 #include "stat-workload.h"
-
-static const char *const default_events[] = { "cycles", "instructions" };
 
 /* One pmuctl stat: what it counts, with what, and what came of it. */
 struct measurement {
@@ -52,6 +49,9 @@ struct measurement {
 	struct stat_passes *passes;	/* --passes: the plan (the merged run points into it) */
 	bool passes_differ;		/* --passes: the reference's counts differ */
 	struct stat_threads threads;	/* --per-thread: the threads' counts */
+	struct stat_workload_targets *watch;	/* -p, -t without a command: their end */
+	double deadline;		/* --timeout: when the count stops, or 0 */
+	double *elapsed_each;		/* --table: each run's seconds */
 	const struct stat_options *o;
 	FILE *out;
 	char **cmd;
@@ -79,7 +79,7 @@ static int read_counts(const struct measurement *m, const struct stat_files *fil
 {
 	int err, ret = 0;
 
-	if (!m->o->no_aggr)
+	if (!m->o->no_aggr && !m->o->aggr)
 		return stat_files_read(files, counts);
 	for (int i = 0; i < files->n; i++) {
 		err = stat_files_read_one(files, i, &counts[i]);
@@ -98,7 +98,7 @@ static int make_runs(const struct measurement *m, const struct stat_files *files
 		     const struct stat_sample *counts, const struct stat_sample *before,
 		     struct stat_run *runs)
 {
-	int n = m->o->no_aggr ? files->n : 1;
+	int n = m->o->no_aggr || m->o->aggr ? files->n : 1;
 
 	for (int r = 0; r < n; r++) {
 		struct stat_sample d = counts[r];
@@ -108,8 +108,17 @@ static int make_runs(const struct measurement *m, const struct stat_files *files
 		if (before)
 			stat_counts_sub(&d, &before[r]);
 		stat_counts_add(&runs[r], &d);
+		/* CPU mode: its cpu-clock, the file's (files') time enabled. */
+		if (!task_mode(&m->run) && (runs[r].software & 1U << SW_CPU_CLOCK)) {
+			struct stat_usage u = { 0 };
+
+			memset(runs[r].sw_sum, 0, sizeof(runs[r].sw_sum));
+			memset(runs[r].sw_sumsq, 0, sizeof(runs[r].sw_sumsq));
+			u.value[SW_CPU_CLOCK] = (double)d.time_enabled / 1e6;
+			stat_counts_add_software(&runs[r], &u);
+		}
 		runs[r].per_cpu = m->o->no_aggr;
-		runs[r].line_cpu = m->o->no_aggr ? stat_files_cpu(files, r) : 0;
+		runs[r].line_cpu = m->o->no_aggr || m->o->aggr ? stat_files_cpu(files, r) : 0;
 	}
 	return n;
 }
@@ -117,13 +126,51 @@ static int make_runs(const struct measurement *m, const struct stat_files *files
 static void print_runs(const struct measurement *m, const struct stat_run *runs, int n)
 {
 	if (m->o->json)
-		stat_print_json(m->out, runs, n);
+		stat_fields_json(m->out, runs, n);
 	else if (m->o->sep)
-		stat_print_separated(m->out, runs, n, m->o->sep);
+		stat_fields_separated(m->out, runs, n, m->o->sep);
 	else if (runs[0].interval > 0)
 		stat_print_interval(m->out, runs, n);
 	else
 		stat_print_table(m->out, runs, n, m->cmd);
+}
+
+/*
+ * Waits up to @msecs for the end of the count: the command's, or without
+ * one, -p's targets' (or SIGINT). True if it came.
+ */
+static bool wait_end(struct measurement *m, int msecs)
+{
+	bool ended;
+
+	/* --timeout: the wait ends at the deadline, which stops the count. */
+	if (m->deadline > 0) {
+		int left = (int)((m->deadline - now()) * 1e3 + 0.5);
+
+		msecs = left < 0 ? 0 : msecs < 0 || msecs > left ? left : msecs;
+	}
+	ended = m->watch ? stat_workload_wait_targets(m->watch, msecs) :
+		stat_workload_wait(&m->command, msecs);
+	if (ended || m->deadline <= 0 || now() < m->deadline)
+		return ended;
+	m->deadline = 0;
+	m->run.timeout_ms = m->o->timeout_ms;
+	if (m->watch)
+		return true;
+	/* perf's way: the command gets SIGTERM, and is waited for. */
+	kill(m->command.pid, SIGTERM);
+	return stat_workload_wait(&m->command, -1);
+}
+
+/*
+ * A command --timeout stopped with its SIGTERM: asked for, so not a
+ * failure (perf's 0); the table says so instead.
+ */
+static void timed_out(struct measurement *m)
+{
+	m->deadline = 0;
+	if (m->run.timeout_ms && m->run.signal == SIGTERM)
+		m->run.signal = m->run.status = 0;
 }
 
 /*
@@ -149,7 +196,7 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 
 		next += m->o->interval_ms / 1e3;
 		t = now();
-		ended = stat_workload_wait(&m->command, next > t ? (int)((next - t) * 1e3 + 0.5) : 0);
+		ended = wait_end(m, next > t ? (int)((next - t) * 1e3 + 0.5) : 0);
 		t = now();
 		if (read_counts(m, files, now_c) && !m->run.disturbed) {
 			m->run.disturbed = true;
@@ -170,11 +217,18 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 			runs[r].elapsed = t - (next - m->o->interval_ms / 1e3);
 			runs[r].disturbed = m->run.disturbed;
 		}
-		if (printed++ % 25 == 0)
+		/* --interval-clear: perf's clear screen, and the header, each time. */
+		if (m->o->interval_clear)
+			fputs("\033[H\033[2J", m->out);
+		if (printed++ % 25 == 0 || m->o->interval_clear)
 			stat_print_interval_header(m->out, &runs[0], m->o->sep, m->o->json);
-		print_runs(m, runs, n);
+		if (!m->o->quiet)
+			print_runs(m, runs, n);
 		fflush(m->out);
 		memcpy(before, now_c, (size_t)n * sizeof(*now_c));
+		/* --interval-count: then the command is waited for, as perf does. */
+		if (m->o->interval_count && printed == m->o->interval_count)
+			break;
 	}
 out:
 	free(now_c);
@@ -183,19 +237,21 @@ out:
 }
 
 /*
- * Software events from the driver, which sees every switch of the counted
- * threads: @from of them (a command's cpu-migrations; -p and -t's
- * task-clock, context-switches and cpu-migrations). Without that source
- * their lines are not printed, never as 0.
+ * A command's software events from the driver, which sees every switch of
+ * its threads while counted, from its exec on (as perf's): task-clock and
+ * cpu-clock (the time they ran: exact, where the resource usage's is in
+ * ticks), context-switches and cpu-migrations. Without that source the
+ * first three keep their resource usage's values in @usage, and
+ * cpu-migrations is not printed, never as 0.
  */
 static void driver_software(struct measurement *m, const struct stat_files *files,
-			    struct stat_usage *usage, unsigned int from)
+			    struct stat_usage *usage)
 {
+	unsigned int from = (STAT_THREADS_SOFTWARE | 1U << SW_CPU_CLOCK) & m->run.software;
 	struct armpmu_threads now;
 
-	from &= m->run.software;
 	if (from && stat_threads_software(files, NULL, &now, from, usage))
-		m->run.software &= ~from;
+		m->run.software &= ~(1U << SW_CPU_MIGRATIONS);
 }
 
 /*
@@ -219,7 +275,10 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 		return ret;
 	if (task_mode(&m->run)) {
 		files = &task_files;
-		ret = stat_files_open_command(files, m->command.pid, !delayed, &m->events, &m->run);
+		/* -n: no file, the time alone. */
+		if (!m->o->null_run)
+			ret = stat_files_open_command(files, m->command.pid, !delayed, &m->events,
+						      &m->run);
 	}
 	if (!ret && m->o->per_thread)
 		ret = stat_threads_check(&m->run);
@@ -239,6 +298,7 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 		fprintf(stderr, "Events disabled\n");
 	system = system && !delayed && !task_mode(&m->run) && !stat_system_read(&sys_before);
 	*t0 = now();
+	m->deadline = m->o->timeout_ms ? *t0 + m->o->timeout_ms / 1e3 : 0;
 	stat_workload_release(&m->command);
 	if (delayed && !stat_workload_wait(&m->command, m->o->delay_ms)) {
 		fprintf(stderr, "Events enabled\n");
@@ -255,15 +315,18 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 		m->threads.files = files;
 		stat_threads_follow(&m->threads, &m->command);
 	}
+	while (m->deadline > 0 && !wait_end(m, -1))
+		;
 	ret = stat_workload_finish(&m->command, &m->run.status, &m->run.signal, &usage);
 	stat_files_each(files, pmudev_stop);
+	timed_out(m);
 	system = system && !stat_system_read(&sys_after);
 	if (ret) {
 		m->workload_failed = true;
 		goto close;
 	}
 	if (task_mode(&m->run) && !delayed) {
-		driver_software(m, files, &usage, 1U << SW_CPU_MIGRATIONS);
+		driver_software(m, files, &usage);
 		stat_counts_add_usage(&m->run, &usage);
 	}
 	err = read_counts(m, files, counts);
@@ -287,6 +350,24 @@ close:
 	return ret;
 }
 
+/* --pre, --post: @cmd through the shell, as perf runs it: 0, or said and its status. */
+static int shell(const char *opt, const char *cmd)
+{
+	int status;
+
+	if (!cmd)
+		return 0;
+	fflush(NULL);
+	status = system(cmd);
+	if (status == -1)
+		return fail("%s: cannot run '%s': %s", opt, cmd, strerror(errno));
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	fail("%s: '%s' %s %d", opt, cmd, WIFEXITED(status) ? "exited with status" : "killed by signal",
+	     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 static int run_once(struct measurement *m, struct stat_sample *counts)
 {
 	double t0 = now(), t1;
@@ -296,53 +377,128 @@ static int run_once(struct measurement *m, struct stat_sample *counts)
 	t1 = now();
 	if (ret)
 		return ret;
+	if (m->elapsed_each)
+		m->elapsed_each[m->run.runs] = t1 - t0;
 	stat_counts_add_elapsed(&m->run, t1 - t0);
 	stat_counts_add(&m->run, counts);
 	return 0;
 }
 
-/* ---- -p PID ---- */
+/* ---- -p PID, and -a without a command ---- */
 
 /*
- * Counts the threads of -p's processes (or -t's threads) from now until
- * they exit or SIGINT: each existing thread gets a file, and with FOLLOW
- * the threads and children they create are counted too. pmuctl's own
- * work is in none of them.
+ * Counts the threads of -p's processes (or -t's threads), each existing
+ * thread with a file of its own, and with FOLLOW the threads and children
+ * they create after that: until a command given after them ends (it says
+ * how long, as perf's), else until they exit or SIGINT. pmuctl's own work,
+ * and the command's, are in none of them. The files are opened once: -r's
+ * runs of the command count the same threads again.
  */
-static int count_process(struct measurement *m)
+static int count_until(struct measurement *m, struct stat_sample *last)
 {
-	struct stat_usage usage = { 0 };
+	struct stat_usage usage = { 0 }, command_usage;
 	struct stat_sample counts;
+	struct armpmu_threads before = { 0 };
+	struct stat_workload_targets watch;
+	struct stat_system sys_before, sys_after;
+	bool command = m->cmd[0] != NULL, delayed = m->o->delay_ms > 0;
+	/* -a's context switches and page faults: the system's, from start to stop. */
+	bool system = !task_mode(&m->run) && (m->run.software & ~(1U << SW_CPU_CLOCK)) && !delayed;
 	double t0;
-	int ret, err;
+	int ret = 0, err;
 
-	ret = stat_files_open_process(&m->files, &m->events, &m->run);
-	if (!ret && m->o->per_thread)
-		ret = stat_threads_check(&m->run);
-	if (ret)
+	if (!m->files.n && m->run.target == TARGET_PROCESS) {
+		ret = stat_files_open_process(&m->files, &m->events, &m->run);
+		if (!ret && m->o->per_thread)
+			ret = stat_threads_check(&m->run);
+		if (ret)
+			return ret;
+	}
+	if (command && (ret = stat_workload_prepare(&m->command)))
 		return ret;
+	if (!command && (ret = stat_workload_watch(&watch, &m->run)))
+		return ret;
+	m->watch = command ? NULL : &watch;
+	stat_files_thread_totals(&m->files, &before);
 	err = stat_files_each(&m->files, pmudev_reset);
-	err = err ? err : stat_files_each(&m->files, pmudev_start);
-	if (err)
-		return fail("cannot start the counters: %s", pmudev_strerror(err));
+	err = err || delayed ? err : stat_files_each(&m->files, pmudev_start);
+	if (err) {
+		ret = fail("cannot start the counters: %s", pmudev_strerror(err));
+		if (command)
+			stat_workload_abandon(&m->command);
+		goto out;
+	}
+	if (delayed)
+		fprintf(stderr, "Events disabled\n");
+	system = system && !stat_system_read(&sys_before);
 	t0 = now();
+	m->deadline = m->o->timeout_ms ? t0 + m->o->timeout_ms / 1e3 : 0;
+	if (command)
+		stat_workload_release(&m->command);
+	if (delayed && !wait_end(m, m->o->delay_ms)) {
+		fprintf(stderr, "Events enabled\n");
+		t0 = now();
+		err = stat_files_each(&m->files, pmudev_start);
+		if (err)
+			say("cannot start the counters: %s", pmudev_strerror(err));
+	}
 	m->threads.files = &m->files;
 	if (m->o->per_thread)
 		stat_threads_look(&m->threads);
-	ret = stat_workload_wait_targets(&m->run, STAT_THREADS_LOOK_MS,
-					 m->o->per_thread ? stat_threads_look : NULL, &m->threads);
+	if (m->o->interval_ms)
+		print_intervals(m, &m->files, t0);
+	/* The command's end is looked for every second where it has no pidfd. */
+	while (!m->o->interval_ms &&
+	       !wait_end(m, m->o->per_thread ? STAT_THREADS_LOOK_MS : command ? 1000 : -1))
+		if (m->o->per_thread)
+			stat_threads_look(&m->threads);
+	if (command)
+		ret = stat_workload_finish(&m->command, &m->run.status, &m->run.signal,
+					   &command_usage);
 	stat_files_each(&m->files, pmudev_stop);
+	system = system && !stat_system_read(&sys_after);
+	timed_out(m);
+	if (ret) {
+		m->workload_failed = true;
+		goto out;
+	}
 	if (m->o->per_thread)
 		stat_threads_look(&m->threads);
+	if (m->elapsed_each)
+		m->elapsed_each[m->run.runs] = now() - t0;
 	stat_counts_add_elapsed(&m->run, now() - t0);
-	err = stat_files_read(&m->files, &counts);
-	if (err == -EIO)
+	err = last ? read_counts(m, &m->files, last) : stat_files_read(&m->files, &counts);
+	if (last)
+		counts = last[0];
+	if (err == -EIO) {
 		m->run.disturbed = true;
-	else if (err)
-		return fail("cannot read the counters: %s", pmudev_strerror(err));
-	driver_software(m, &m->files, &usage, STAT_THREADS_SOFTWARE);
-	stat_counts_add_software(&m->run, &usage);
+	} else if (err) {
+		ret = fail("cannot read the counters: %s", pmudev_strerror(err));
+		goto out;
+	}
+	if (!task_mode(&m->run) && m->run.software) {
+		/* Lines without a source are not printed, never as 0. */
+		if (system)
+			stat_system_delta(&sys_before, &sys_after, &usage);
+		else
+			m->run.software &= 1U << SW_CPU_CLOCK;
+		usage.value[SW_CPU_CLOCK] = (double)counts.time_enabled / 1e6;
+		stat_counts_add_software(&m->run, &usage);
+	} else if (!m->o->interval_ms) {
+		struct armpmu_threads totals;
+		unsigned int from = (STAT_THREADS_SOFTWARE | 1U << SW_CPU_CLOCK) & m->run.software;
+
+		if (from && stat_threads_software(&m->files, &before, &totals, from, &usage))
+			m->run.software &= ~from;
+		stat_counts_add_software(&m->run, &usage);
+	}
 	stat_counts_add(&m->run, &counts);
+out:
+	if (!command) {
+		ret = ret ? ret : watch.failed ? EXIT_FAILURE : 0;
+		stat_workload_unwatch(&watch);
+	}
+	m->watch = NULL;
 	return ret;
 }
 
@@ -394,21 +550,33 @@ static int measure(struct measurement *m, struct stat_sample **last)
 {
 	int ret = 0;
 
-	if (m->run.target == TARGET_PROCESS)
-		return count_process(m);
+	if (m->run.target == TARGET_PROCESS && !m->cmd[0])
+		return count_until(m, NULL);
 	if (m->o->passes)
 		return measure_passes(m);
-	if (!task_mode(&m->run))
+	if (!task_mode(&m->run) && !m->o->null_run)
 		ret = stat_files_open_cpus(&m->files, &m->events, &m->run);
 	if (ret)
 		return ret;
 	*last = calloc(m->files.n ? (size_t)m->files.n : 1, sizeof(**last));
 	if (!*last)
 		return fail("out of memory");
+	if (!m->cmd[0])
+		return count_until(m, *last);	/* -a, -C: until Ctrl-C */
+	if (m->o->table && m->o->repeat > 1 &&
+	    !(m->elapsed_each = calloc((size_t)m->o->repeat, sizeof(double))))
+		return fail("out of memory");
 	/* Ctrl-C is for the command: pmuctl lives on to print the counts. */
 	signal(SIGINT, SIG_IGN);
-	for (int i = 0; i < m->o->repeat && !ret; i++)
-		ret = run_once(m, *last);
+	for (int i = 0; i < m->o->repeat && !ret; i++) {
+		ret = shell("--pre", m->o->pre);
+		if (!ret)
+			ret = m->run.target == TARGET_PROCESS ? count_until(m, NULL) :
+			      run_once(m, *last);
+		if (!ret)
+			ret = shell("--post", m->o->post);
+	}
+	m->run.elapsed_each = m->elapsed_each;
 	signal(SIGINT, SIG_DFL);
 	return ret;
 }
@@ -424,8 +592,11 @@ static void print(struct measurement *m, const struct stat_sample *last)
 			say("out of memory: no counts per thread");
 			return;
 		}
-	} else if (m->o->no_aggr && last && (runs = calloc((size_t)m->files.n, sizeof(*runs)))) {
+	} else if ((m->o->no_aggr || m->o->aggr) && last &&
+		   (runs = calloc((size_t)m->files.n, sizeof(*runs)))) {
 		n = make_runs(m, &m->files, last, NULL, runs);
+		if (m->o->aggr)
+			n = stat_system_aggregate(runs, n, (int)m->o->aggr);
 		for (int r = 0; r < n; r++) {
 			runs[r].elapsed = m->run.elapsed;
 			runs[r].elapsed_sumsq = m->run.elapsed_sumsq;
@@ -434,8 +605,12 @@ static void print(struct measurement *m, const struct stat_sample *last)
 	} else if (!runs) {
 		runs = &m->run;
 	}
-	if (!m->o->interval_ms && n)
+	if ((!m->o->interval_ms || m->o->summary) && n && !m->o->quiet) {
+		/* --summary: after -I's intervals, the whole run's counts. */
+		for (int r = 0; r < n; r++)
+			runs[r].interval = 0;
 		print_runs(m, runs, n);
+	}
 	if (m->o->per_thread)
 		stat_threads_notes(&m->threads);
 	if (m->o->json || m->o->sep || m->o->interval_ms)
@@ -455,10 +630,27 @@ static int threads_read(const struct measurement *m)
 	return 0;
 }
 
+/*
+ * No command: perf counts the whole system until Ctrl-C, which needs the
+ * privilege of whole-CPU counting. Without it, what a member of the
+ * device's group can do instead: 0, or the usage error's status.
+ */
+static int system_wide_allowed(void)
+{
+	struct pmudev *pmu;
+	int err = pmudev_open(&pmu, 0, PMUDEV_OPEN_NO_PIN);
+
+	if (!err)
+		pmudev_close(pmu);
+	if (err == -EPERM || err == -EACCES)
+		return usage_error("no command to run; without one perf counts the whole system until Ctrl-C, which needs CAP_PERFMON or CAP_SYS_ADMIN (or armpmu's cpu_mode_for_all=1). Without them, count a command (pmuctl stat -- COMMAND) or your own running processes (pmuctl stat -p PID, until they exit or Ctrl-C)");
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct measurement m = { .run.target = TARGET_COMMAND, .out = stderr };
-	struct stat_options o = { .repeat = 1 };
+	struct stat_options o = { .repeat = 1, .log_fd = -1 };
 	struct stat_sample *last = NULL;
 	int ret;
 
@@ -468,42 +660,31 @@ int cmd_stat(int argc, char **argv)
 	if (ret)
 		return ret;
 	m.cmd = argv + optind;
-	m.events.defaults = !m.events.nspecs && !m.events.software;
-	if (m.events.defaults) {
-		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
-			m.events.specs[m.events.nspecs++] = (char *)default_events[i];
-		/* perf's default software lines, where they can be measured. */
-		if (m.run.target == TARGET_COMMAND && !o.interval_ms && !o.delay_ms)
-			m.events.software = 1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
-					    1U << SW_CPU_MIGRATIONS | 1U << SW_PAGE_FAULTS;
-		/* -I: those the driver counts, read at each interval's end. */
-		if (m.run.target == TARGET_COMMAND && o.interval_ms)
-			m.events.software = STAT_THREADS_SOFTWARE;
-		/* -a's, from the CPU files' times and /proc; -C has only cpu-clock. */
-		if (m.run.target == TARGET_ALL_CPUS && !o.interval_ms && !o.delay_ms && !o.no_aggr)
-			m.events.software = 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
-					    1U << SW_PAGE_FAULTS;
-		if (m.run.target == TARGET_CPU && !o.interval_ms && !o.delay_ms && !o.no_aggr)
-			m.events.software = 1U << SW_CPU_CLOCK;
-		/* -p, -t: those the driver counts for the threads. */
-		if (m.run.target == TARGET_PROCESS && !o.interval_ms)
-			m.events.software = STAT_THREADS_SOFTWARE;
-	}
+	ret = stat_options_defaults(&o, &m.run, &m.events);
+	if (!ret && o.system_wide)
+		ret = system_wide_allowed();
+	if (ret)
+		return ret;
 	m.run.software = m.events.software;
-	if (m.run.target != TARGET_PROCESS) {
+	if (m.cmd[0]) {
 		ret = stat_workload_find(&m.command, m.cmd);
 		if (ret)
 			return ret;
 	}
 	if (o.output && !(m.out = stat_print_output_file(o.output, o.append)))
 		return fail("%s: %s", o.output, strerror(errno));
+	/* --log-fd: perf's; the descriptor is pmuctl's to close. */
+	if (o.log_fd >= 0 && !(m.out = fdopen(o.log_fd, o.append ? "a" : "w")))
+		return fail("--log-fd %d: %s", o.log_fd, strerror(errno));
 	ret = measure(&m, &last);
 	if (!ret && o.per_thread && m.run.runs && !m.workload_failed)
 		ret = threads_read(&m);
 	if (!ret && m.run.runs && !m.workload_failed) {
 		print(&m, last);
+		/* -p ended by Ctrl-C: a shell's 128 + SIGINT, as perf's. */
 		ret = m.run.status ? m.run.status :
-		      m.run.disturbed || m.passes_differ ? EXIT_FAILURE : ret;
+		      m.run.disturbed || m.passes_differ ? EXIT_FAILURE :
+		      m.run.interrupted ? 128 + SIGINT : ret;
 	}
 	free(last);
 	free(m.passes);
