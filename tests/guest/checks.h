@@ -6,6 +6,7 @@
 #ifndef ARMPMU_TESTS_CHECKS_H
 #define ARMPMU_TESTS_CHECKS_H
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,43 @@ static inline int last_possible_cpu(void)
 	}
 	fclose(f);
 	return last;
+}
+
+/*
+ * The CPUs the board has: its device tree's cpu nodes (QEMU's virt writes
+ * one for each CPU it is given; the other boards' trees name their SoC's),
+ * or, without a tree, the CPUs the kernel knows.
+ */
+static inline unsigned int board_cpus(void)
+{
+	DIR *d = opendir("/sys/firmware/devicetree/base/cpus");
+	struct dirent *e;
+	unsigned int n = 0;
+	long conf;
+
+	if (d) {
+		while ((e = readdir(d)))
+			n += !strncmp(e->d_name, "cpu@", 4);
+		closedir(d);
+	}
+	if (n)
+		return n;
+	conf = sysconf(_SC_NPROCESSORS_CONF);
+	return conf > 0 ? (unsigned int)conf : 1;
+}
+
+/*
+ * Why CPU 1 cannot be taken offline and back here, or NULL if it can.
+ * Linux gives a CPU no online file when the board has no way to stop it:
+ * a Raspberry Pi 2's or 3's CPUs (the real boards and QEMU's) stay online.
+ */
+static inline const char *cpu1_hotplug_missing(void)
+{
+	if (online_cpus() < 2)
+		return "one CPU online";
+	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		return "the board cannot take CPU 1 offline (no /sys/devices/system/cpu/cpu1/online, as on a Raspberry Pi 2 or 3)";
+	return NULL;
 }
 
 /*

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * coexist-test: armpmu and Linux's perf on the same PMU. On the arm64
- * boards perf's armv8_pmuv3 driver is live: a per-CPU perf event holds a
- * counter (perf allocates from 0 up; CPU_CYCLES goes to the cycle counter)
- * before or during a measurement. armpmu must refuse what perf holds, leave
+ * boards and the Raspberry Pi 2 (whose device tree names its PMU) perf's
+ * driver is live: a per-CPU perf event holds a counter (perf allocates
+ * from 0 up; its cycles event goes to the cycle counter, and so does a raw
+ * CPU_CYCLES on arm64 but not on armv7) before or during a measurement. armpmu must refuse what perf holds, leave
  * perf's counts alone, and report its own counts as disturbed when perf
  * takes its counters, even when perf programs them exactly as armpmu did,
  * without ever touching perf's counters again. Runs as root in the guest,
@@ -14,6 +15,7 @@
  * perf's INST_RETIRED counts only under QEMU's -icount: without --icount,
  * that perf kept counting is not checked.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <linux/perf_event.h>
@@ -52,6 +54,40 @@ static int perf_open(__u64 config, int *fd)
 	return perf_open_filtered(config, false, fd);
 }
 
+/* A pinned per-CPU perf event on CPU 0 counting perf's own cycles event. */
+static int perf_open_cycles(int *fd)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.pinned = 1,
+	};
+
+	*fd = (int)syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	return *fd < 0 ? errno : 0;
+}
+
+/*
+ * Whether perf's PMU is Linux's armv7 driver (a 32-bit kernel; its PMUs are
+ * named armv7_*), which gives the cycle counter only its own cycles event
+ * (0xFF) and puts a raw CPU_CYCLES on an event counter. arm64's driver
+ * (armv8_*) puts a raw CPU_CYCLES on the cycle counter.
+ */
+static bool perf_is_armv7(void)
+{
+	DIR *d = opendir("/sys/bus/event_source/devices");
+	struct dirent *e;
+	bool v7 = false;
+
+	if (!d)
+		return false;
+	while ((e = readdir(d)))
+		v7 |= !strncmp(e->d_name, "armv7_", 6);
+	closedir(d);
+	return v7;
+}
+
 static uint64_t perf_count(int fd)
 {
 	uint64_t v = 0;
@@ -87,6 +123,62 @@ static bool status_shows(const char *text)
 		}
 	}
 	return pclose(p) == 0 && found;
+}
+
+/*
+ * perf counts cycles on CPU 0: its own cycles event, or a raw CPU_CYCLES
+ * (@raw). Where perf put it on the cycle counter, which START needs,
+ * CPU_STATUS says so and START is refused; a raw CPU_CYCLES under armv7's
+ * driver takes event counter 0 instead, and armpmu counts beside it with
+ * its top counter and the cycle counter.
+ */
+static void test_perf_cycles(bool raw)
+{
+	const char *what = raw ? "raw CPU_CYCLES" : "cycles event";
+	bool on_ccnt = !raw || !perf_is_armv7();
+	__u32 top = info.num_counters - 1, mask = 0, want;
+	uint64_t before, after;
+	struct armpmu_counts c;
+	int pfd, fd, err;
+	char name[160];
+
+	err = raw ? perf_open(ARMPMU_EV_CPU_CYCLES, &pfd) : perf_open_cycles(&pfd);
+	snprintf(name, sizeof(name), "perf: a per-CPU %s on CPU 0 opens", what);
+	if (!tap_errno(err, 0, name))
+		return;
+	err = open_bound(0, &fd);
+	err = err ? err : foreign_counters(fd, &mask);
+	want = on_ccnt ? 1U << ARMPMU_CYCLE_COUNTER : 1U;
+	snprintf(name, sizeof(name), "CPU_STATUS: perf put its %s on %s", what,
+		 on_ccnt ? "the cycle counter" : "event counter 0 (armv7's driver)");
+	tap_check(!err && mask == want, name, "%s: foreign counters %#x, expected %#x",
+		  tap_errname(err), mask, want);
+	err = err ? err : program(fd, top, ARMPMU_EV_CPU_CYCLES, 0);
+	before = perf_count(pfd);
+	if (on_ccnt) {
+		snprintf(name, sizeof(name), "EBUSY: START while perf holds the cycle counter (%s)",
+			 what);
+		tap_errno(err ? err : ioc0(fd, ARMPMU_IOC_START), EBUSY, name);
+		loop_n(SPIN);
+	} else {
+		err = err ? err : measure_loop(fd, SPIN, &c);
+		tap_check(!err && c.events[top] > 0 && c.cycles > 0 && c.flags == 0,
+			  "armpmu counts with the cycle counter beside perf's raw CPU_CYCLES, undisturbed",
+			  "%s: flags %#x, cycles %llu, CPU_CYCLES %llu", tap_errname(err),
+			  c.flags, (ull)c.cycles, (ull)c.events[top]);
+	}
+	after = perf_count(pfd);
+	snprintf(name, sizeof(name), "perf's %s count is untouched by armpmu's %s", what,
+		 on_ccnt ? "refused START" : "measurement");
+	/*
+	 * Without icount perf's cycles are host time, which a fast host may
+	 * advance by less than the loop's instructions: there it must only
+	 * have gone on counting.
+	 */
+	tap_check(icount ? after - before >= SPIN : after > before, name,
+		  "perf read %llu then %llu", (ull)before, (ull)after);
+	dev_close(&fd);
+	close(pfd);
 }
 
 /* perf holds counter 0, armpmu counts beside it with the top counter. */
@@ -132,27 +224,8 @@ static void test_perf_first(void)
 	dev_close(&fd);
 	close(pfd);
 
-	/* perf's CPU_CYCLES goes to the cycle counter, which START needs. */
-	err = perf_open(ARMPMU_EV_CPU_CYCLES, &pfd);
-	if (!tap_errno(err, 0, "perf: a per-CPU CPU_CYCLES event on CPU 0 opens"))
-		return;
-	err = open_bound(0, &fd);
-	err |= program(fd, top, ARMPMU_EV_CPU_CYCLES, 0);
-	tap_errno(err ? err : ioc0(fd, ARMPMU_IOC_START), EBUSY,
-		  "EBUSY: START while perf holds the cycle counter");
-	before = perf_count(pfd);
-	loop_n(SPIN);
-	after = perf_count(pfd);
-	/*
-	 * Without icount perf's cycles are host time, which a fast host may
-	 * advance by less than the loop's instructions: there it must only
-	 * have gone on counting.
-	 */
-	tap_check(icount ? after - before >= SPIN : after > before,
-		  "perf's cycle count is untouched by the refused START",
-		  "perf read %llu then %llu", (ull)before, (ull)after);
-	dev_close(&fd);
-	close(pfd);
+	test_perf_cycles(false);
+	test_perf_cycles(true);
 }
 
 /* perf arrives while armpmu counts on counter 0: armpmu must say so. */

@@ -39,7 +39,7 @@ struct board {
 	bool events_known;
 	bool filters;			/* CAN_FILTER: PMUv2 and later */
 	bool counts;			/* QEMU advances its counters */
-	unsigned int cpus;		/* online CPUs without --icount */
+	unsigned int cpus;		/* online CPUs without --icount, at least */
 };
 
 extern const struct board *board;
