@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "checks.h"
+#include "task/task.h"
 #include "users.h"
 
 #define EXCL_K			ARMPMU_EXCLUDE_KERNEL
@@ -33,6 +34,8 @@
 
 static bool icount;
 static unsigned int num_counters;
+bool task_icount;
+unsigned int task_num_counters;
 
 /* The event that counts user-mode work on this board: exactly, with icount. */
 static __u32 work_event(void)
@@ -813,6 +816,8 @@ int main(int argc, char **argv)
 	if (!tap_errno(err, 0, "open the device and read INFO"))
 		return tap_done();
 	num_counters = info.num_counters;
+	task_icount = icount;
+	task_num_counters = num_counters;
 	if (!(info.flags & ARMPMU_INFO_CAN_FILTER)) {
 		tap_skip("task mode", "this core cannot count user mode alone");
 		return tap_done();
@@ -823,6 +828,7 @@ int main(int argc, char **argv)
 	test_two_counting();
 	test_follow();
 	test_attach_other();
+	test_armed_refusals();
 	test_rules();
 	test_incomplete();
 	test_migration();
