@@ -162,14 +162,26 @@ struct armpmu_session;
  * except @revoke and @describe (admin.c, with its list of files locked).
  */
 struct armpmu_mode {
+	/*
+	 * May the file's configuration change now? The mode answers where
+	 * its counting path runs (task mode: under the count lock, which an
+	 * exec that starts an armed file takes; CPU mode: on the bound CPU,
+	 * interrupts off): if the file neither counts nor is armed, @fn(@s,
+	 * @arg) runs there and its result is returned; else EBUSY, and
+	 * nothing changes. @fn may not sleep. It changes the configuration,
+	 * totals and slots, through @program, @set_value and @multiplex,
+	 * which are called from there only.
+	 */
+	int (*change)(struct armpmu_session *s,
+		      int (*fn)(struct armpmu_session *s, void *arg), void *arg);
 	int (*program)(struct armpmu_session *s, u32 idx, u32 evtype);
 	int (*set_value)(struct armpmu_session *s, u32 idx, u64 value);
+	/* The file becomes multiplexed (stopped): see armpmu_mux_begin(). */
+	void (*multiplex)(struct armpmu_session *s);
 	int (*start)(struct armpmu_session *s);
 	int (*stop)(struct armpmu_session *s);
 	int (*read)(struct armpmu_session *s);
 	int (*reset)(struct armpmu_session *s);
-	/* The file becomes multiplexed (stopped): see armpmu_mux_begin(). */
-	void (*multiplex)(struct armpmu_session *s);
 	void (*release)(struct armpmu_session *s);
 	/* RELEASE_FILE: 0, or -ESRCH if the file has already lost its PMU. */
 	int (*revoke)(struct armpmu_session *s);

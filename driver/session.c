@@ -3,7 +3,9 @@
  * The operations of an open /dev/armpmu, in process context with the
  * session's lock held: choosing the mode, checking arguments and
  * privilege, then asking the mode (cpu_mode.c or task_mode.c), the
- * admin view (admin.c) or regs.c to do the rest. Every decision of who
+ * admin view (admin.c) or regs.c to do the rest. Whether a file may be
+ * changed now is the mode's answer (struct armpmu_mode's @change): this
+ * file never reads the counting state itself. Every decision of who
  * may do what is taken here, from the opener's credentials or the
  * caller's capabilities; only whom a task-mode file may count is
  * decided in task_mode.c, where its probes follow exec.
@@ -226,51 +228,51 @@ static int check_filter(const struct armpmu_session *s, u32 flags)
 }
 
 /*
- * Record a slot's event, group and start of its times; a multiplexed
- * file's sets are packed again. Under the count lock, which an armed
- * task-mode file's exec takes to start it: an armed file is busy too.
+ * The calls that change what a file counts ask its mode, which answers
+ * where the counting path runs and, if the file may change now, runs the
+ * change there; else EBUSY (counting, or armed) and nothing has changed:
+ * no counter programmed, no total zeroed, no multiplexing switched on.
+ * Every argument is checked before.
  */
-static int set_slot(struct armpmu_session *s, u32 idx, u32 evtype, u32 group)
-{
-	int ret = 0;
-
-	raw_spin_lock_irq(&s->count_lock);
-	if (s->running || s->armed) {
-		ret = -EBUSY;
-	} else {
-		armpmu_mux_program(&s->mux, idx, evtype, group, s->time_enabled,
-				   s->time_running);
-		if (s->mux.on)
-			armpmu_mux_pack(&s->mux, s->caps->num_counters);
-	}
-	raw_spin_unlock_irq(&s->count_lock);
-	return ret;
-}
+struct slot_change {
+	u32 idx;
+	u32 evtype;
+	u32 group;
+};
 
 /*
  * Slot @idx below num_counters of a file that is not multiplexed is its
- * event counter; any other makes the file multiplexed.
+ * event counter; any other makes the file multiplexed. Then the slot's
+ * event, group and start of its times are recorded, and a multiplexed
+ * file's sets are packed again.
  */
-static int program_slot(struct armpmu_session *s, u32 idx, u32 evtype, u32 group)
+static int change_slot(struct armpmu_session *s, void *arg)
 {
-	int ret = armpmu_mux_check_group(&s->mux, idx, group, s->caps->num_counters);
+	const struct slot_change *c = arg;
+	int ret = armpmu_mux_check_group(&s->mux, c->idx, c->group, s->caps->num_counters);
 
 	if (ret)
 		return ret;
-	if (!s->mux.on && idx < s->caps->num_counters) {
-		ret = s->mode->program(s, idx, evtype);
-		return ret ? ret : set_slot(s, idx, evtype, group);
-	}
-	if (!s->mux.on) {
+	if (!s->mux.on && c->idx < s->caps->num_counters) {
+		ret = s->mode->program(s, c->idx, c->evtype);
+		if (ret)
+			return ret;
+	} else if (!s->mux.on) {
 		s->mode->multiplex(s);
+		/* The caller holds the session's lock, as READ does. */
 		s->read_slow |= ARMPMU_READ_MUX;
 	}
-	return set_slot(s, idx, evtype, group);
+	armpmu_mux_program(&s->mux, c->idx, c->evtype, c->group, s->time_enabled,
+			   s->time_running);
+	if (s->mux.on)
+		armpmu_mux_pack(&s->mux, s->caps->num_counters);
+	return 0;
 }
 
 int armpmu_session_set_event(struct armpmu_session *s,
 			     const struct armpmu_event *ev)
 {
+	struct slot_change c;
 	int ret;
 
 	if ((ev->flags & ~ARMPMU_EVENT_FLAGS) || ev->reserved)
@@ -285,10 +287,17 @@ int armpmu_session_set_event(struct armpmu_session *s,
 		return ret;
 	if (!event_implemented(s->caps, ev->event))
 		return -ENOENT;
-	if (s->running)
-		return -EBUSY;
-	return program_slot(s, s->selected, pmu_encode_evtype(ev->event, ev->flags),
-			    ev->group);
+	c.idx = s->selected;
+	c.evtype = pmu_encode_evtype(ev->event, ev->flags);
+	c.group = ev->group;
+	return s->mode->change(s, change_slot, &c);
+}
+
+/* Applied at START: the divider must not touch perf's cycles. */
+static int change_divider(struct armpmu_session *s, void *arg)
+{
+	s->cfg.divider = *(const u32 *)arg;
+	return 0;
 }
 
 int armpmu_session_set_divider(struct armpmu_session *s, u32 divider)
@@ -303,15 +312,17 @@ int armpmu_session_set_divider(struct armpmu_session *s, u32 divider)
 	/* Rather than a cycle count 64 times too high. */
 	if (divider && !s->caps->can_divide)
 		return -EOPNOTSUPP;
-	if (s->running)
-		return -EBUSY;
-	/* Applied at START: the divider must not touch perf's cycles. */
-	s->cfg.divider = divider;
-	return 0;
+	return s->mode->change(s, change_divider, &divider);
+}
+
+static int change_cycle_filter(struct armpmu_session *s, void *arg)
+{
+	return s->mode->program(s, ARMPMU_CYCLE_IDX, *(const u32 *)arg);
 }
 
 int armpmu_session_set_cycle_filter(struct armpmu_session *s, u32 flags)
 {
+	u32 evtype;
 	int ret;
 
 	if (flags & ~ARMPMU_EVENT_FLAGS)
@@ -322,9 +333,19 @@ int armpmu_session_set_cycle_filter(struct armpmu_session *s, u32 flags)
 	ret = check_filter(s, flags);
 	if (ret)
 		return ret;
-	if (s->running)
-		return -EBUSY;
-	return s->mode->program(s, ARMPMU_CYCLE_IDX, pmu_encode_evtype(0, flags));
+	evtype = pmu_encode_evtype(0, flags);
+	return s->mode->change(s, change_cycle_filter, &evtype);
+}
+
+/* A multiplexed slot is in no counter while stopped: set in software. */
+static int change_value(struct armpmu_session *s, void *arg)
+{
+	const struct armpmu_value *val = arg;
+
+	if (val->counter == ARMPMU_CYCLE_COUNTER || !s->mux.on)
+		return s->mode->set_value(s, val->counter, val->value);
+	s->mux.value[val->counter] = val->value;
+	return 0;
 }
 
 int armpmu_session_set_value(struct armpmu_session *s,
@@ -337,21 +358,11 @@ int armpmu_session_set_value(struct armpmu_session *s,
 	ret = ensure_mode(s);
 	if (ret)
 		return ret;
-	if (val->counter == ARMPMU_CYCLE_COUNTER || (!s->mux.on &&
-						       val->counter < s->caps->num_counters)) {
-		if (s->running)
-			return -EBUSY;
-		return s->mode->set_value(s, val->counter, val->value);
-	}
-	if (!s->mux.on || val->counter >= ARMPMU_MAX_COUNTERS)
+	/* A counter of the file: its cycle counter, or one of its slots. */
+	if (val->counter != ARMPMU_CYCLE_COUNTER &&
+	    val->counter >= (s->mux.on ? ARMPMU_MAX_COUNTERS : s->caps->num_counters))
 		return -EINVAL;
-	if (s->running)
-		return -EBUSY;
-	/* A multiplexed slot is in no counter while stopped: in software. */
-	raw_spin_lock_irq(&s->count_lock);
-	s->mux.value[val->counter] = val->value;
-	raw_spin_unlock_irq(&s->count_lock);
-	return 0;
+	return s->mode->change(s, change_value, (void *)val);
 }
 
 int armpmu_session_start(struct armpmu_session *s)

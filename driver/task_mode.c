@@ -1174,31 +1174,47 @@ u32 armpmu_task_counting(void)
 	return tc->cur && tc->loaded ? armpmu_counters_of(tc->cfg) : 0;
 }
 
+/*
+ * Under the count lock, which every load takes and the exec that starts an
+ * armed file flips it under: a file that neither counts nor is armed is
+ * loaded on no CPU, and none loads it while @fn runs.
+ */
+static int task_change(struct armpmu_session *s,
+		       int (*fn)(struct armpmu_session *s, void *arg), void *arg)
+{
+	int ret = -EBUSY;
+
+	raw_spin_lock_irq(&s->count_lock);
+	if (!s->running && !s->armed)
+		ret = fn(s, arg);
+	raw_spin_unlock_irq(&s->count_lock);
+	return ret;
+}
+
+/* The three below are called by task_change()'s @fn only. */
 static int task_program(struct armpmu_session *s, u32 idx, u32 evtype)
 {
 	struct thread_rec *rec;
 
+	lockdep_assert_held(&s->count_lock);
 	armpmu_counters_set_evtype(&s->cfg, idx, evtype);
 	s->total[idx] = 0;
-	raw_spin_lock_irq(&s->count_lock);
 	list_for_each_entry(rec, &s->threads, node)
 		rec->c.total[idx] = 0;
-	raw_spin_unlock_irq(&s->count_lock);
 	return 0;
 }
 
 static int task_set_value(struct armpmu_session *s, u32 idx, u64 value)
 {
+	lockdep_assert_held(&s->count_lock);
 	s->total[idx] = value;
 	return 0;
 }
 
-/* Stopped: no CPU has the file loaded, and its totals are steady. */
 static void task_multiplex(struct armpmu_session *s)
 {
-	raw_spin_lock_irq(&s->count_lock);
+	lockdep_assert_held(&s->count_lock);
 	armpmu_mux_begin(&s->mux, &s->cfg, s->total, s->time_running);
-	raw_spin_unlock_irq(&s->count_lock);
 }
 
 /* The file counts the caller alone: no other CPU can hold its counters. */
@@ -1435,13 +1451,14 @@ static int task_threads(struct armpmu_session *s, struct armpmu_threads *hdr,
 }
 
 const struct armpmu_mode armpmu_task_mode = {
+	.change = task_change,
 	.program = task_program,
 	.set_value = task_set_value,
+	.multiplex = task_multiplex,
 	.start = task_start,
 	.stop = task_stop,
 	.read = task_read,
 	.reset = task_reset,
-	.multiplex = task_multiplex,
 	.release = task_release,
 	.revoke = task_revoke,
 	.describe = task_describe,

@@ -873,7 +873,7 @@ static void walk_offline(void)
 		{ "STOP", ARMPMU_IOC_STOP, ENXIO },
 		{ "READ", ARMPMU_IOC_READ, ENXIO },
 		{ "SELECT", ARMPMU_IOC_SELECT, 0 },
-		{ "SET_DIVIDER", ARMPMU_IOC_SET_DIVIDER, 0 },
+		{ "SET_DIVIDER", ARMPMU_IOC_SET_DIVIDER, ENXIO },
 		{ "BIND", ARMPMU_IOC_BIND, EALREADY },
 	};
 	union {

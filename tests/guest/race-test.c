@@ -24,7 +24,7 @@
  *   race-test [--cycles N] [--rounds N] [--no-counting]
  *
  * --rounds: rotations of the multiplexed file (poll periods of 1 ms) and
- * execs of armed files, 3000 each by default.
+ * execs of armed files, 2000 each by default.
  *
  * --no-counting: QEMU's model of this board's PMU never counts (Cortex-A8,
  * A9): the closing checks ask for everything but counts.
@@ -284,7 +284,7 @@ int main(int argc, char **argv)
 	};
 	struct toggler t = { .cycles = 200 };
 	struct claims c = { 0 };
-	unsigned long rounds = 3000;
+	unsigned long rounds = 2000;
 	struct armpmu_info info;
 	pthread_t thread;
 	int opt, fd, err;

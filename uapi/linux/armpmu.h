@@ -520,16 +520,20 @@ struct armpmu_regs {
  * ARMPMU_INFO_CAN_FILTER; EACCES for kernel-mode counting without the
  * privilege; ENOENT for a common event (0x00-0x3f) that the core reports as
  * not implemented (ARMPMU_INFO_EVENTS_KNOWN); ENOSPC if the slot's group
- * would have more slots than num_counters; EBUSY while counting, or if
+ * would have more slots than num_counters; EBUSY while counting or armed
+ * (ARMPMU_ATTACH_ENABLE_ON_EXEC: started, waiting for an exec), or if
  * someone else (perf) has the counter enabled (a multiplexed file finds
- * that at START).
+ * that at START). A refused call changes nothing: no counter programmed,
+ * no count zeroed, no multiplexing switched on (this holds for SET_DIVIDER,
+ * SET_VALUE and SET_CYCLE_FILTER too).
  */
 #define ARMPMU_IOC_SET_EVENT	_IOW(ARMPMU_IOC_MAGIC, 0x04, struct armpmu_event)
 
 /*
  * ARMPMU_IOC_SET_DIVIDER: 1 makes the cycle counter count once every 64
  * cycles (PMCR.D), 0 every cycle. EINVAL for other values; EOPNOTSUPP for 1
- * on a core without ARMPMU_INFO_CAN_DIVIDE; EBUSY while counting.
+ * on a core without ARMPMU_INFO_CAN_DIVIDE; EBUSY while counting or armed;
+ * ENXIO while a bound CPU is offline.
  */
 #define ARMPMU_IOC_SET_DIVIDER	_IOW(ARMPMU_IOC_MAGIC, 0x05, __u32)
 
@@ -614,7 +618,8 @@ struct armpmu_cpu_status {
  * a test can reach a hardware wrap at once. In a multiplexed file, an
  * event slot's count goes on from @value in software. EINVAL for a counter
  * that is neither a slot (below num_counters, or below ARMPMU_MAX_COUNTERS
- * in a multiplexed file) nor ARMPMU_CYCLE_COUNTER; EBUSY while counting.
+ * in a multiplexed file) nor ARMPMU_CYCLE_COUNTER; EBUSY while counting or
+ * armed.
  */
 #define ARMPMU_IOC_SET_VALUE	_IOW(ARMPMU_IOC_MAGIC, 0x0c, struct armpmu_value)
 
@@ -624,7 +629,7 @@ struct armpmu_cpu_status {
  * for the others, and the same rules as SET_EVENT's apply: EACCES for
  * kernel-mode counting without the privilege, EOPNOTSUPP without
  * ARMPMU_INFO_CAN_FILTER, EINVAL for an undefined flag, EBUSY while
- * counting.
+ * counting or armed.
  */
 #define ARMPMU_IOC_SET_CYCLE_FILTER _IOW(ARMPMU_IOC_MAGIC, 0x0d, __u32)
 
