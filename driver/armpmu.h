@@ -26,6 +26,7 @@
 #include <linux/types.h>
 #include <linux/armpmu.h>
 #include "pmu_probe.h"
+#include "privilege.h"
 
 /*
  * The cycle counter is bit 31 of PMCNTENSET/CLR, PMOVSR and PMINTENCLR on
@@ -227,7 +228,7 @@ struct armpmu_session {
 	const struct cred *opener_cred;
 	struct pid *opener_tgid;
 	u64 opener_exec_id;		/* its self_exec_id then */
-	bool opener_ptrace;		/* CAP_SYS_PTRACE in the initial namespace */
+	bool opener_admin;		/* CAP_SYS_ADMIN at open */
 	struct pid *owner_pid;		/* the process that chose the mode */
 	kuid_t owner_uid;
 	u32 selected;
@@ -326,6 +327,19 @@ static inline int armpmu_snapshot(struct armpmu_session *s, u32 flags)
 	counts->time_running = s->time_running;
 	return s->disturbed ? -EIO : 0;
 }
+
+/*
+ * privilege.c: every privilege decision, privilege.h's rule fed from the
+ * opener's credentials at open() and a thread's as they are. Process
+ * context, but for armpmu_priv_may_go_on (the exec probe, on current).
+ */
+struct file;
+struct task_struct;
+void armpmu_priv_open(struct armpmu_session *s, struct file *file);
+bool armpmu_priv_allowed(const struct armpmu_session *s, enum armpmu_priv_act act);
+bool armpmu_priv_sees(const struct armpmu_session *caller, kuid_t owner);
+bool armpmu_priv_may_attach(const struct armpmu_session *s, struct task_struct *task);
+bool armpmu_priv_may_go_on(const struct armpmu_session *s);
 
 /*
  * cpus.c: the per-CPU registry of capabilities, online state and owners,

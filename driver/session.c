@@ -1,21 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The operations of an open /dev/armpmu, in process context with the
- * session's lock held: choosing the mode, checking arguments and
- * privilege, then asking the mode (cpu_mode.c or task_mode.c), the
- * admin view (admin.c) or regs.c to do the rest. Whether a file may be
- * changed now is the mode's answer (struct armpmu_mode's @change): this
- * file never reads the counting state itself. Every decision of who
- * may do what is taken here, from the opener's credentials or the
- * caller's capabilities; only whom a task-mode file may count is
- * decided in task_mode.c, where its probes follow exec.
+ * session's lock held: choosing the mode, checking arguments, then asking
+ * the mode (cpu_mode.c or task_mode.c), the admin view (admin.c) or
+ * regs.c to do the rest. Who may do what is privilege.c's answer, from
+ * the opener's rights taken at open; whether a file may be changed now is
+ * the mode's (struct armpmu_mode's @change): this file never reads the
+ * counting state itself.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
-#include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -27,32 +24,23 @@
 /* The largest event number in the range PMCEID describes. */
 #define COMMON_EVENT_LAST	0x3f
 
-static bool cpu_mode_for_all;
-module_param(cpu_mode_for_all, bool, 0644);
-MODULE_PARM_DESC(cpu_mode_for_all,
-		 "let every user who can open the device count whole CPUs (BIND), which shows other users' activity (default: only CAP_PERFMON or CAP_SYS_ADMIN)");
-
 /*
- * Privilege is decided once, from the opener's credentials, as perf does;
- * whom the file may count too, from the same credentials (task_mode.c).
+ * Privilege is decided once, from the opener's credentials, as perf does
+ * (privilege.c); whom the file may count too, from the same credentials.
  */
 void armpmu_session_init(struct armpmu_session *s, struct file *file)
 {
-	bool kernel_allowed = perfmon_capable();
-	u32 filter = kernel_allowed ? 0 : ARMPMU_EXCLUDE_KERNEL;
+	u32 filter;
 
+	armpmu_priv_open(s, file);
+	filter = armpmu_priv_allowed(s, ARMPMU_PRIV_KERNEL) ? 0 : ARMPMU_EXCLUDE_KERNEL;
 	s->file = file;
-	s->opener_cred = get_cred(file->f_cred);
-	s->opener_tgid = get_task_pid(current, PIDTYPE_TGID);
-	s->opener_exec_id = READ_ONCE(current->self_exec_id);
-	s->opener_ptrace = has_capability_noaudit(current, CAP_SYS_PTRACE);
 	mutex_init(&s->lock);
 	raw_spin_lock_init(&s->count_lock);
 	INIT_LIST_HEAD(&s->tasks);
 	INIT_LIST_HEAD(&s->threads);
 	INIT_LIST_HEAD(&s->file_node);
 	s->cpu = -1;
-	s->kernel_allowed = kernel_allowed;
 	armpmu_counters_set_evtype(&s->cfg, ARMPMU_CYCLE_IDX,
 				   pmu_encode_evtype(0, filter));
 	armpmu_cpu_mode_prepare(s);
@@ -101,7 +89,7 @@ int armpmu_session_release_file(struct armpmu_session *s, u32 id)
 /* Every user's counts: for those allowed to count the kernel, at open(). */
 int armpmu_session_regs(struct armpmu_session *s, struct armpmu_regs *regs)
 {
-	if (!s->kernel_allowed)
+	if (!armpmu_priv_allowed(s, ARMPMU_PRIV_KERNEL))
 		return -EPERM;
 	return armpmu_regs_read(regs);
 }
@@ -128,7 +116,7 @@ int armpmu_session_bind(struct armpmu_session *s, u32 cpu)
 	if (s->mode)
 		return -EALREADY;
 	/* A whole CPU shows every user's activity there. */
-	if (!s->kernel_allowed && !READ_ONCE(cpu_mode_for_all))
+	if (!armpmu_priv_allowed(s, ARMPMU_PRIV_BIND))
 		return -EPERM;
 	if (cpu == ARMPMU_CPU_CURRENT)
 		cpu = raw_smp_processor_id();
@@ -193,7 +181,7 @@ int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info)
 	ret = s->mode ? s->mode->info(s, info) : armpmu_cpus_info_here(info);
 	if (ret)
 		return ret;
-	if (s->kernel_allowed)
+	if (armpmu_priv_allowed(s, ARMPMU_PRIV_KERNEL))
 		info->flags |= ARMPMU_INFO_KERNEL_ALLOWED;
 	return 0;
 }
@@ -222,7 +210,7 @@ static int check_filter(const struct armpmu_session *s, u32 flags)
 {
 	if (flags && !s->caps->can_filter)
 		return -EOPNOTSUPP;
-	if (!(flags & ARMPMU_EXCLUDE_KERNEL) && !s->kernel_allowed)
+	if (!(flags & ARMPMU_EXCLUDE_KERNEL) && !armpmu_priv_allowed(s, ARMPMU_PRIV_KERNEL))
 		return -EACCES;
 	return 0;
 }
@@ -372,7 +360,7 @@ int armpmu_session_start(struct armpmu_session *s)
 	if (ret)
 		return ret;
 	/* Its cycle counter would count the kernel for an unprivileged file. */
-	if (!s->kernel_allowed && !s->caps->can_filter)
+	if (!armpmu_priv_allowed(s, ARMPMU_PRIV_KERNEL) && !s->caps->can_filter)
 		return -EOPNOTSUPP;
 	return s->mode->start(s);
 }

@@ -29,7 +29,7 @@
  * way a thread comes to be counted (ATTACH, the first thread to use the
  * file, FOLLOW, an exec) is held against the credentials the file was
  * opened with, by ptrace's read check with real credentials, as perf holds
- * perf_event_open. ATTACH holds the target's exec_update_lock from its
+ * perf_event_open: one rule, privilege.c's. ATTACH holds the target's exec_update_lock from its
  * check to the link, so an exec cannot slip between them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -587,43 +587,6 @@ static void hook_exit_mm(void) { }
 static void unhook_exit_mm(void) { }
 #endif
 
-static bool same_ids(const struct cred *opener, const struct cred *t)
-{
-	return uid_eq(opener->uid, t->euid) && uid_eq(opener->uid, t->suid) &&
-	       uid_eq(opener->uid, t->uid) && gid_eq(opener->gid, t->egid) &&
-	       gid_eq(opener->gid, t->sgid) && gid_eq(opener->gid, t->gid);
-}
-
-/* The capability rule of Linux's commoncap: nothing the opener lacks. */
-static bool caps_within(const struct cred *opener, const struct cred *t)
-{
-	return opener->user_ns == t->user_ns &&
-	       cap_issubset(t->cap_permitted, opener->cap_permitted);
-}
-
-/*
- * May @s go on counting current, which has just executed a program? The
- * ptrace check again, in a probe's terms: no capability is asked of the
- * security modules here, so an opener without CAP_PERFMON, CAP_SYS_ADMIN
- * or CAP_SYS_PTRACE in the initial namespace needs the same IDs, no fewer
- * capabilities and a dumpable result: a set-user-ID, set-group-ID or
- * file-capability program, or one the thread may execute but not read,
- * is let go.
- */
-static bool may_go_on(const struct armpmu_session *s)
-{
-	const struct cred *tcred;
-	bool ok;
-
-	if (s->kernel_allowed || s->opener_ptrace)
-		return true;
-	rcu_read_lock();
-	tcred = __task_cred(current);
-	ok = same_ids(s->opener_cred, tcred) && caps_within(s->opener_cred, tcred);
-	rcu_read_unlock();
-	return ok && get_dumpable(current->mm) == SUID_DUMP_USER;
-}
-
 /*
  * After an exec's new credentials are committed and before the new program
  * runs: a thread its file's opener may no longer count is let go, and the
@@ -637,7 +600,7 @@ static void probe_sched_process_exec(void *data, struct task_struct *task,
 
 	rcu_read_lock();
 	s = file_of(current);
-	if (!s || may_go_on(s)) {
+	if (!s || armpmu_priv_may_go_on(s)) {
 		rcu_read_unlock();
 		return;
 	}
@@ -865,52 +828,6 @@ void armpmu_task_mode_exit(void)
 
 /* ---- the file's side, in process context ---- */
 
-/*
- * A thread of the opener's own process, which has executed no program
- * since the open: ptrace lets a thread group read itself whatever its
- * credentials, but an exec may have made it someone else.
- */
-static bool openers_own(const struct armpmu_session *s, struct task_struct *task)
-{
-	return task_tgid(task) == s->opener_tgid &&
-	       READ_ONCE(task->self_exec_id) == s->opener_exec_id;
-}
-
-/*
- * May @s's opener count @task? perf_event_open's rule: CAP_PERFMON (or
- * CAP_SYS_ADMIN), or ptrace_may_access(PTRACE_MODE_READ_REALCREDS), which
- * is not exported, so it is spelt out here with the opener's credentials:
- * the same thread group; the opener's real IDs equal to all of the
- * target's (or CAP_SYS_PTRACE over its user namespace); commoncap's
- * capability subset in one user namespace (or that capability again); a
- * dumpable target (or CAP_SYS_PTRACE over its memory's namespace). The
- * other security modules' ptrace hooks are not reachable from a module.
- * Process context; under task_lock, as ptrace reads task->mm.
- */
-static bool may_count(const struct armpmu_session *s, struct task_struct *task)
-{
-	const struct cred *cred = s->opener_cred, *tcred;
-	struct file *f = s->file;
-	struct mm_struct *mm;
-	bool ok;
-
-	if (s->kernel_allowed || openers_own(s, task))
-		return true;
-	task_lock(task);
-	rcu_read_lock();
-	tcred = __task_cred(task);
-	ok = (same_ids(cred, tcred) && caps_within(cred, tcred)) ||
-	     file_ns_capable(f, tcred->user_ns, CAP_SYS_PTRACE);
-	rcu_read_unlock();
-	/* Dumpability after the credentials, as ptrace reads them. */
-	smp_rmb();
-	mm = task->mm;
-	if (ok && mm && get_dumpable(mm) != SUID_DUMP_USER)
-		ok = file_ns_capable(f, mm->user_ns, CAP_SYS_PTRACE);
-	task_unlock(task);
-	return ok;
-}
-
 static struct task_struct *find_thread(u32 tid)
 {
 	struct task_struct *task;
@@ -1123,7 +1040,7 @@ int armpmu_task_attach(struct armpmu_session *s, u32 tid, u32 flags)
 	rec = new_rec(s, GFP_KERNEL);
 	ret = down_read_killable(&task->signal->exec_update_lock);
 	if (!ret) {
-		ret = may_count(s, task) ? link_task(s, link, &rec) : -EACCES;
+		ret = armpmu_priv_may_attach(s, task) ? link_task(s, link, &rec) : -EACCES;
 		up_read(&task->signal->exec_update_lock);
 	}
 	kfree(rec);
