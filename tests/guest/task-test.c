@@ -834,6 +834,8 @@ int main(int argc, char **argv)
 	test_migration();
 	test_switches();
 	test_admin();
+	test_file_visibility();
+	test_release_by_opener();
 	test_kernel_log();
 	return tap_done();
 }

@@ -691,15 +691,26 @@ struct armpmu_file_status {
 	__u32 cpu;		/* the bound CPU */
 	__u32 counters;		/* configured: bit n event counter n, bit 31 the
 				 * cycle counter */
-	__u32 reserved[4];
+	/*
+	 * Out (its input is ignored): the files with ids at least @id as
+	 * asked that the caller may not see, other users' files being
+	 * hidden from a file opened without CAP_PERFMON or CAP_SYS_ADMIN.
+	 * Set on ENOENT too (the rest zero), so that a caller past the last
+	 * file it sees learns how many it does not. Drivers before it: 0.
+	 */
+	__u32 hidden;
+	__u32 reserved[3];
 };
 
 /*
  * ARMPMU_IOC_FILE_STATUS: describe the open file with the smallest id at
  * least @id that has chosen a mode (ids grow from 1 while the module is
  * loaded): who owns it, what it counts, with which counters. Any file may
- * ask. ENOENT when no such file is left; EINVAL for a non-zero reserved
- * field.
+ * ask, and sees its own opener's files (owner_uid its real uid); a file
+ * opened with CAP_PERFMON or CAP_SYS_ADMIN sees every user's, as perf
+ * shows no user another's events. @hidden counts the others. ENOENT when
+ * no such file is left (@hidden still filled); EINVAL for a non-zero
+ * reserved field.
  */
 #define ARMPMU_IOC_FILE_STATUS	_IOWR(ARMPMU_IOC_MAGIC, 0x0f, struct armpmu_file_status)
 

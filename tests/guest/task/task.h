@@ -15,4 +15,8 @@ extern unsigned int task_num_counters;
 /* armed.c: calls refused on an armed file change nothing. */
 void test_armed_refusals(void);
 
+/* admin.c: what an opener may see (FILE_STATUS) and end (RELEASE*) of others' files. */
+void test_file_visibility(void);
+void test_release_by_opener(void);
+
 #endif /* ARMPMU_TESTS_TASK_H */
