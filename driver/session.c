@@ -10,7 +10,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/rcupdate.h>
@@ -71,17 +70,20 @@ void armpmu_session_release(struct armpmu_session *s)
 	put_pid(s->owner_pid);
 }
 
-/* RELEASE and RELEASE_FILE take a PMU from another user. */
+/*
+ * RELEASE and RELEASE_FILE take a PMU from another user: the opener's
+ * right at open, whoever holds the descriptor now.
+ */
 int armpmu_session_release_cpu(struct armpmu_session *s, u32 cpu)
 {
-	if (!capable(CAP_SYS_ADMIN))
+	if (!armpmu_priv_allowed(s, ARMPMU_PRIV_RELEASE))
 		return -EPERM;
 	return armpmu_admin_release_cpu(cpu);
 }
 
 int armpmu_session_release_file(struct armpmu_session *s, u32 id)
 {
-	if (!capable(CAP_SYS_ADMIN))
+	if (!armpmu_priv_allowed(s, ARMPMU_PRIV_RELEASE))
 		return -EPERM;
 	return armpmu_admin_release_file(id);
 }
