@@ -80,6 +80,7 @@ struct thread_rec {
 	struct list_head node;		/* in its file's threads */
 	struct pid *pid;		/* a reference */
 	bool exited;
+	bool exec_left;			/* let go at an exec (exited too) */
 	struct thread_counts c;
 };
 
@@ -485,9 +486,10 @@ static void unlink_task(struct task_link *link)
 
 /*
  * Let go of @task (current): what it counted so far goes to its file,
- * which it leaves. Under links_lock; returns the file it left, or NULL.
+ * which it leaves (@at_exec: at an exec its opener may not count). Under
+ * links_lock; returns the file it left, or NULL.
  */
-static struct armpmu_session *let_go(struct task_struct *task)
+static struct armpmu_session *let_go(struct task_struct *task, bool at_exec)
 {
 	struct armpmu_session *s;
 	struct task_cpu *tc;
@@ -503,6 +505,7 @@ static struct armpmu_session *let_go(struct task_struct *task)
 		if (link->rec) {
 			raw_spin_lock(&s->count_lock);
 			link->rec->exited = true;
+			link->rec->exec_left = at_exec;
 			raw_spin_unlock(&s->count_lock);
 		}
 		unlink_task(link);
@@ -522,7 +525,7 @@ static void let_go_exiting(struct task_struct *task)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&links_lock, flags);
-	let_go(task);
+	let_go(task, false);
 	raw_spin_unlock_irqrestore(&links_lock, flags);
 }
 
@@ -605,7 +608,7 @@ static void probe_sched_process_exec(void *data, struct task_struct *task,
 		return;
 	}
 	raw_spin_lock_irqsave(&links_lock, flags);
-	s = let_go(current);
+	s = let_go(current, true);
 	if (s) {
 		raw_spin_lock(&s->count_lock);
 		s->exec_left = true;
@@ -1321,6 +1324,7 @@ static void describe_thread(const struct armpmu_session *s, const struct thread_
 
 	t->tid = pid_vnr(rec->pid);
 	t->flags = (rec->exited ? ARMPMU_THREAD_EXITED : 0) |
+		   (rec->exec_left ? ARMPMU_THREAD_EXEC_LEFT : 0) |
 		   (s->mux.on ? ARMPMU_THREAD_NO_SLOTS : 0);
 	if (s->follow) {
 		t->switches = rec->c.switches;
