@@ -186,26 +186,10 @@ static void test_set_event_vs_rotation(unsigned int n, unsigned long rounds)
 	tap_errno(err, 0, "armpmu loaded again with its default poll_ms");
 }
 
-/* A child that waits for a byte on @go, then executes a short program. */
-static pid_t start_exec_child(int *go)
+static void exec_short_program(void *unused)
 {
-	int p[2];
-	pid_t pid;
-	char byte;
-
-	if (pipe(p))
-		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		close(p[1]);
-		if (read(p[0], &byte, 1) == 1)
-			execl(EXEC_PROG, "exact-loop", (char *)NULL);
-		_exit(127);
-	}
-	close(p[0]);
-	*go = p[1];
-	return pid;
+	(void)unused;
+	execl(EXEC_PROG, "exact-loop", (char *)NULL);
 }
 
 /*
@@ -218,7 +202,7 @@ static int exec_round(unsigned int n, struct attempts *a, struct armpmu_read *rd
 {
 	struct armpmu_attach at = { .flags = ARMPMU_ATTACH_ENABLE_ON_EXEC };
 	int fd = -1, go = -1, err, status = 0;
-	pid_t pid = start_exec_child(&go), got = 0;
+	pid_t pid = start_waiting_child(&go, exec_short_program, NULL), got = 0;
 	unsigned int i;
 
 	if (pid < 0)

@@ -420,26 +420,16 @@ static void test_follow(void)
 	dev_close(&fd);
 }
 
-/* A child that waits for a byte on a pipe, then loops n and exits. */
-static pid_t start_loop_child(int *go, unsigned long n)
+static void loop_then_exit(void *n)
 {
-	int p[2];
-	pid_t pid;
-	char byte;
+	loop_n(*(unsigned long *)n);
+	_exit(0);
+}
 
-	if (pipe(p))
-		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		close(p[1]);
-		if (read(p[0], &byte, 1) == 1)
-			loop_n(n);
-		_exit(0);
-	}
-	close(p[0]);
-	*go = p[1];
-	return pid;
+/* A child that waits for a byte on a pipe, then loops *@n and exits. */
+static pid_t start_loop_child(int *go, unsigned long *n)
+{
+	return start_waiting_child(go, loop_then_exit, n);
 }
 
 /* ATTACH to another process: it is counted, and its counts outlive it. */
@@ -449,11 +439,13 @@ static void test_attach_other(void)
 	struct armpmu_attach at = { 0 };
 	int i, fd = -1, go = -1, err = 0, status;
 	struct armpmu_counts *c;
+	unsigned long n;
 	pid_t pid;
 
 	for (i = 0; i < 2; i++) {
 		c = i ? &big : &small;
-		pid = start_loop_child(&go, i ? 3 * SPIN : SPIN);
+		n = i ? 3 * SPIN : SPIN;
+		pid = start_loop_child(&go, &n);
 		if (pid < 0) {
 			err = err ? err : errno;
 			break;

@@ -45,30 +45,16 @@ static __u32 work_event(void)
 	return task_icount ? ARMPMU_EV_INST_RETIRED : ARMPMU_EV_CPU_CYCLES;
 }
 
-/* A child that waits for a byte on a pipe, then executes exact-loop. */
-static pid_t start_exec_child(int *go)
+static void exec_loop(void *unused)
 {
 	char *argv[LOOP_ARGC + 1];
-	int p[2], i;
-	pid_t pid;
-	char byte;
+	int i;
 
-	if (pipe(p))
-		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		close(p[1]);
-		for (i = 0; i < LOOP_ARGC; i++)
-			argv[i] = (char *)"x";
-		argv[LOOP_ARGC] = NULL;
-		if (read(p[0], &byte, 1) == 1)
-			execv(LOOP_PROG, argv);
-		_exit(127);
-	}
-	close(p[0]);
-	*go = p[1];
-	return pid;
+	(void)unused;
+	for (i = 0; i < LOOP_ARGC; i++)
+		argv[i] = (char *)"x";
+	argv[LOOP_ARGC] = NULL;
+	execv(LOOP_PROG, argv);
 }
 
 static int refuse(int fd, enum refusal r)
@@ -116,7 +102,7 @@ static void armed_run(enum refusal r, __u32 event, struct armed_run *res)
 	pid_t pid;
 
 	memset(res, 0, sizeof(*res));
-	pid = start_exec_child(&go);
+	pid = start_waiting_child(&go, exec_loop, NULL);
 	if (pid < 0) {
 		res->err = errno;
 		return;
