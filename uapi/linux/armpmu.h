@@ -58,7 +58,8 @@
  * Privilege: a file opened without CAP_PERFMON or CAP_SYS_ADMIN counts user
  * mode only: its events must carry ARMPMU_EXCLUDE_KERNEL (EACCES otherwise)
  * and its cycle counter is filtered to user mode. Capabilities are those of
- * the opener, taken at open().
+ * the opener, taken at open(), for every right a file has (RELEASE's and
+ * FILE_STATUS's too), whoever holds the descriptor afterwards.
  *
  * Sharing: Linux's perf driver and others may use the same PMU. A file
  * never touches counters someone else has enabled (EBUSY from SET_EVENT,
@@ -607,8 +608,8 @@ struct armpmu_cpu_status {
 /*
  * ARMPMU_IOC_RELEASE: an administrator's reset of a CPU's PMU (a CPU
  * number): stop and zero its counters and take it from its owner, whose
- * file then gets ECANCELED. Needs CAP_SYS_ADMIN (EPERM); ESRCH if no file
- * owns the CPU; EINVAL for a CPU number that does not exist.
+ * file then gets ECANCELED. Needs CAP_SYS_ADMIN at open() (EPERM); ESRCH
+ * if no file owns the CPU; EINVAL for a CPU number that does not exist.
  */
 #define ARMPMU_IOC_RELEASE	_IOW(ARMPMU_IOC_MAGIC, 0x0b, __u32)
 
@@ -665,7 +666,8 @@ struct armpmu_attach {
  * subset of the opener's in the same user namespace, and which is
  * dumpable; or an opener with CAP_SYS_PTRACE over the thread's namespaces.
  * EACCES otherwise. The same check guards the implicit attach of the first
- * thread to use the file. ESRCH if there is no such thread or it is
+ * thread to use the file, and every exec of a counted thread
+ * (ARMPMU_COUNTS_EXEC_LEFT). ESRCH if there is no such thread or it is
  * exiting; EBUSY if another file counts it; EALREADY if this file already
  * has a mode. When the counted thread exits, its counts stay in the file.
  */
@@ -718,7 +720,7 @@ struct armpmu_file_status {
  * ARMPMU_IOC_RELEASE_FILE: an administrator's end of one file, whatever its
  * mode (its id, from FILE_STATUS): its counters stop and are zeroed, its CPU
  * or threads are let go, and its owner's later calls get ECANCELED. Needs
- * CAP_SYS_ADMIN (EPERM); ESRCH if no open file has that id.
+ * CAP_SYS_ADMIN at open() (EPERM); ESRCH if no open file has that id.
  */
 #define ARMPMU_IOC_RELEASE_FILE	_IOW(ARMPMU_IOC_MAGIC, 0x10, __u32)
 
