@@ -159,6 +159,14 @@ $(OUT)/bin/armpmu-test: $(ARMPMU_TEST_SRCS) $(wildcard tests/guest/armpmu/*.h) $
 	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
 		$(ARMPMU_TEST_SRCS) $(LIB_STATIC)
 
+# task-test: likewise, its topics in tests/guest/task/.
+TASK_TEST_SRCS := tests/guest/task-test.c $(wildcard tests/guest/task/*.c)
+$(OUT)/bin/task-test: $(TASK_TEST_SRCS) $(wildcard tests/guest/task/*.h) $(PROG_HDRS) \
+		$(LIB_STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
+		$(TASK_TEST_SRCS) $(LIB_STATIC)
+
 # libpmudev-test: likewise, its topics in tests/guest/libpmudev/.
 LIBPMUDEV_TEST_SRCS := tests/guest/libpmudev-test.c $(wildcard tests/guest/libpmudev/*.c)
 $(OUT)/bin/libpmudev-test: $(LIBPMUDEV_TEST_SRCS) $(wildcard tests/guest/libpmudev/*.h) \

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The administrator's view: the list of files that have chosen a mode,
- * FILE_STATUS and CPU_STATUS (anyone may look), RELEASE and RELEASE_FILE
- * (whoever session.c lets). What differs between the modes is asked of
+ * FILE_STATUS (anyone may look, at the files privilege.c lets it see),
+ * CPU_STATUS (anyone), RELEASE and RELEASE_FILE (whoever privilege.c
+ * lets). What differs between the modes is asked of
  * the file's mode table.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -39,12 +40,15 @@ void armpmu_admin_remove(struct armpmu_session *s)
 	mutex_unlock(&files_lock);
 }
 
-/* The first listed file whose id is @st->id or above. */
+/*
+ * The first listed file whose id is @st->id or above that @caller's opener
+ * may see, and how many of those it may not (privilege.c decides).
+ */
 int armpmu_admin_file_status(const struct armpmu_session *caller,
 			     struct armpmu_file_status *st)
 {
 	struct armpmu_session *s;
-	u32 id = st->id;
+	u32 id = st->id, hidden = 0;
 	int ret = -ENOENT;
 
 	if (memchr_inv(st->reserved, 0, sizeof(st->reserved)))
@@ -53,6 +57,12 @@ int armpmu_admin_file_status(const struct armpmu_session *caller,
 	mutex_lock(&files_lock);
 	list_for_each_entry(s, &files, file_node) {
 		if (s->id < id)
+			continue;
+		if (!armpmu_priv_sees(caller, s->owner_uid)) {
+			hidden++;
+			continue;
+		}
+		if (!ret)
 			continue;
 		st->id = s->id;
 		s->mode->describe(s, st);
@@ -68,9 +78,9 @@ int armpmu_admin_file_status(const struct armpmu_session *caller,
 		st->owner_uid = from_kuid_munged(current_user_ns(), s->owner_uid);
 		st->counters = armpmu_mux_configured(&s->mux, &s->cfg);
 		ret = 0;
-		break;
 	}
 	mutex_unlock(&files_lock);
+	st->hidden = hidden;
 	return ret;
 }
 

@@ -26,6 +26,7 @@
 #include <linux/types.h>
 #include <linux/armpmu.h>
 #include "pmu_probe.h"
+#include "privilege.h"
 
 /*
  * The cycle counter is bit 31 of PMCNTENSET/CLR, PMOVSR and PMINTENCLR on
@@ -162,14 +163,26 @@ struct armpmu_session;
  * except @revoke and @describe (admin.c, with its list of files locked).
  */
 struct armpmu_mode {
+	/*
+	 * May the file's configuration change now? The mode answers where
+	 * its counting path runs (task mode: under the count lock, which an
+	 * exec that starts an armed file takes; CPU mode: on the bound CPU,
+	 * interrupts off): if the file neither counts nor is armed, @fn(@s,
+	 * @arg) runs there and its result is returned; else EBUSY, and
+	 * nothing changes. @fn may not sleep. It changes the configuration,
+	 * totals and slots, through @program, @set_value and @multiplex,
+	 * which are called from there only.
+	 */
+	int (*change)(struct armpmu_session *s,
+		      int (*fn)(struct armpmu_session *s, void *arg), void *arg);
 	int (*program)(struct armpmu_session *s, u32 idx, u32 evtype);
 	int (*set_value)(struct armpmu_session *s, u32 idx, u64 value);
+	/* The file becomes multiplexed (stopped): see armpmu_mux_begin(). */
+	void (*multiplex)(struct armpmu_session *s);
 	int (*start)(struct armpmu_session *s);
 	int (*stop)(struct armpmu_session *s);
 	int (*read)(struct armpmu_session *s);
 	int (*reset)(struct armpmu_session *s);
-	/* The file becomes multiplexed (stopped): see armpmu_mux_begin(). */
-	void (*multiplex)(struct armpmu_session *s);
 	void (*release)(struct armpmu_session *s);
 	/* RELEASE_FILE: 0, or -ESRCH if the file has already lost its PMU. */
 	int (*revoke)(struct armpmu_session *s);
@@ -215,7 +228,7 @@ struct armpmu_session {
 	const struct cred *opener_cred;
 	struct pid *opener_tgid;
 	u64 opener_exec_id;		/* its self_exec_id then */
-	bool opener_ptrace;		/* CAP_SYS_PTRACE in the initial namespace */
+	bool opener_admin;		/* CAP_SYS_ADMIN at open */
 	struct pid *owner_pid;		/* the process that chose the mode */
 	kuid_t owner_uid;
 	u32 selected;
@@ -314,6 +327,19 @@ static inline int armpmu_snapshot(struct armpmu_session *s, u32 flags)
 	counts->time_running = s->time_running;
 	return s->disturbed ? -EIO : 0;
 }
+
+/*
+ * privilege.c: every privilege decision, privilege.h's rule fed from the
+ * opener's credentials at open() and a thread's as they are. Process
+ * context, but for armpmu_priv_may_go_on (the exec probe, on current).
+ */
+struct file;
+struct task_struct;
+void armpmu_priv_open(struct armpmu_session *s, struct file *file);
+bool armpmu_priv_allowed(const struct armpmu_session *s, enum armpmu_priv_act act);
+bool armpmu_priv_sees(const struct armpmu_session *caller, kuid_t owner);
+bool armpmu_priv_may_attach(const struct armpmu_session *s, struct task_struct *task);
+bool armpmu_priv_may_go_on(const struct armpmu_session *s);
 
 /*
  * cpus.c: the per-CPU registry of capabilities, online state and owners,

@@ -206,6 +206,12 @@ static long ioctl_file_status(struct armpmu_session *s, void __user *arg)
 	if (copy_from_user(&st, arg, sizeof(st)))
 		return -EFAULT;
 	ret = armpmu_admin_file_status(s, &st);
+	/*
+	 * Past the last file, @hidden still says how many were not shown,
+	 * where the caller's memory takes it: ENOENT all the same.
+	 */
+	if (ret == -ENOENT && copy_to_user(arg, &st, sizeof(st)))
+		return ret;
 	if (!ret && copy_to_user(arg, &st, sizeof(st)))
 		ret = -EFAULT;
 	return ret;

@@ -225,62 +225,58 @@ static int detach(struct armpmu_session *s, const void *unused)
 	return 0;
 }
 
-struct counter_arg {
-	u32 idx;
-	u32 evtype;
-	u64 value;
+/*
+ * The file neither counts nor is armed (CPU mode never is) as seen here,
+ * on the bound CPU, where a rotation or a resume sets and clears
+ * @running: so no call lands between the two.
+ */
+struct change_call {
+	int (*fn)(struct armpmu_session *s, void *arg);
+	void *arg;
 };
 
-/* SET_EVENT, SET_CYCLE_FILTER and SET_VALUE: the counter must be free. */
-static int program(struct armpmu_session *s, const void *arg)
+static int change(struct armpmu_session *s, const void *arg)
 {
-	const struct counter_arg *a = arg;
+	const struct change_call *call = arg;
 
-	if (armpmu_counters_foreign(BIT(a->idx)))
-		return -EBUSY;
-	armpmu_counters_set_evtype(&s->cfg, a->idx, a->evtype);
-	armpmu_counters_program(&s->cfg, BIT(a->idx));
-	armpmu_counters_set(&s->load, s->total, a->idx, 0);
-	return 0;
+	return s->running ? -EBUSY : call->fn(s, call->arg);
 }
 
+static int cpu_change(struct armpmu_session *s,
+		      int (*fn)(struct armpmu_session *s, void *arg), void *arg)
+{
+	struct change_call call = { .fn = fn, .arg = arg };
+
+	return on_bound_cpu(s, change, &call);
+}
+
+/*
+ * The three below run on the bound CPU, from cpu_change() only.
+ * SET_EVENT, SET_CYCLE_FILTER and SET_VALUE: the counter must be free.
+ */
 static int cpu_program(struct armpmu_session *s, u32 idx, u32 evtype)
 {
-	struct counter_arg a = { .idx = idx, .evtype = evtype };
-
-	return on_bound_cpu(s, program, &a);
-}
-
-/* The file's counters are left zeroed: its slots take turns from START. */
-static int multiplex(struct armpmu_session *s, const void *unused)
-{
-	armpmu_counters_clear(&s->cfg);
-	armpmu_mux_begin(&s->mux, &s->cfg, s->total, s->time_running);
-	return 0;
-}
-
-static void cpu_multiplex(struct armpmu_session *s)
-{
-	/* Offline or revoked: nothing of the file is in the registers. */
-	if (on_bound_cpu(s, multiplex, NULL))
-		armpmu_mux_begin(&s->mux, &s->cfg, s->total, s->time_running);
-}
-
-static int set_value(struct armpmu_session *s, const void *arg)
-{
-	const struct counter_arg *a = arg;
-
-	if (armpmu_counters_foreign(BIT(a->idx)))
+	if (armpmu_counters_foreign(BIT(idx)))
 		return -EBUSY;
-	armpmu_counters_set(&s->load, s->total, a->idx, a->value);
+	armpmu_counters_set_evtype(&s->cfg, idx, evtype);
+	armpmu_counters_program(&s->cfg, BIT(idx));
+	armpmu_counters_set(&s->load, s->total, idx, 0);
 	return 0;
 }
 
 static int cpu_set_value(struct armpmu_session *s, u32 idx, u64 value)
 {
-	struct counter_arg a = { .idx = idx, .value = value };
+	if (armpmu_counters_foreign(BIT(idx)))
+		return -EBUSY;
+	armpmu_counters_set(&s->load, s->total, idx, value);
+	return 0;
+}
 
-	return on_bound_cpu(s, set_value, &a);
+/* The file's counters are left zeroed: its slots take turns from START. */
+static void cpu_multiplex(struct armpmu_session *s)
+{
+	armpmu_counters_clear(&s->cfg);
+	armpmu_mux_begin(&s->mux, &s->cfg, s->total, s->time_running);
 }
 
 static int start(struct armpmu_session *s, const void *unused)
@@ -654,13 +650,14 @@ static int cpu_info(struct armpmu_session *s, struct armpmu_info *info)
 }
 
 const struct armpmu_mode armpmu_cpu_mode = {
+	.change = cpu_change,
 	.program = cpu_program,
 	.set_value = cpu_set_value,
+	.multiplex = cpu_multiplex,
 	.start = cpu_start,
 	.stop = cpu_stop,
 	.read = cpu_read,
 	.reset = cpu_reset,
-	.multiplex = cpu_multiplex,
 	.release = cpu_release,
 	.revoke = cpu_revoke,
 	.describe = cpu_describe,

@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The operations of an open /dev/armpmu, in process context with the
- * session's lock held: choosing the mode, checking arguments and
- * privilege, then asking the mode (cpu_mode.c or task_mode.c), the
- * admin view (admin.c) or regs.c to do the rest. Every decision of who
- * may do what is taken here, from the opener's credentials or the
- * caller's capabilities; only whom a task-mode file may count is
- * decided in task_mode.c, where its probes follow exec.
+ * session's lock held: choosing the mode, checking arguments, then asking
+ * the mode (cpu_mode.c or task_mode.c), the admin view (admin.c) or
+ * regs.c to do the rest. Who may do what is privilege.c's answer, from
+ * the opener's rights taken at open; whether a file may be changed now is
+ * the mode's (struct armpmu_mode's @change): this file never reads the
+ * counting state itself.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
-#include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -25,32 +23,23 @@
 /* The largest event number in the range PMCEID describes. */
 #define COMMON_EVENT_LAST	0x3f
 
-static bool cpu_mode_for_all;
-module_param(cpu_mode_for_all, bool, 0644);
-MODULE_PARM_DESC(cpu_mode_for_all,
-		 "let every user who can open the device count whole CPUs (BIND), which shows other users' activity (default: only CAP_PERFMON or CAP_SYS_ADMIN)");
-
 /*
- * Privilege is decided once, from the opener's credentials, as perf does;
- * whom the file may count too, from the same credentials (task_mode.c).
+ * Privilege is decided once, from the opener's credentials, as perf does
+ * (privilege.c); whom the file may count too, from the same credentials.
  */
 void armpmu_session_init(struct armpmu_session *s, struct file *file)
 {
-	bool kernel_allowed = perfmon_capable();
-	u32 filter = kernel_allowed ? 0 : ARMPMU_EXCLUDE_KERNEL;
+	u32 filter;
 
+	armpmu_priv_open(s, file);
+	filter = armpmu_priv_allowed(s, ARMPMU_PRIV_KERNEL) ? 0 : ARMPMU_EXCLUDE_KERNEL;
 	s->file = file;
-	s->opener_cred = get_cred(file->f_cred);
-	s->opener_tgid = get_task_pid(current, PIDTYPE_TGID);
-	s->opener_exec_id = READ_ONCE(current->self_exec_id);
-	s->opener_ptrace = has_capability_noaudit(current, CAP_SYS_PTRACE);
 	mutex_init(&s->lock);
 	raw_spin_lock_init(&s->count_lock);
 	INIT_LIST_HEAD(&s->tasks);
 	INIT_LIST_HEAD(&s->threads);
 	INIT_LIST_HEAD(&s->file_node);
 	s->cpu = -1;
-	s->kernel_allowed = kernel_allowed;
 	armpmu_counters_set_evtype(&s->cfg, ARMPMU_CYCLE_IDX,
 				   pmu_encode_evtype(0, filter));
 	armpmu_cpu_mode_prepare(s);
@@ -81,17 +70,20 @@ void armpmu_session_release(struct armpmu_session *s)
 	put_pid(s->owner_pid);
 }
 
-/* RELEASE and RELEASE_FILE take a PMU from another user. */
+/*
+ * RELEASE and RELEASE_FILE take a PMU from another user: the opener's
+ * right at open, whoever holds the descriptor now.
+ */
 int armpmu_session_release_cpu(struct armpmu_session *s, u32 cpu)
 {
-	if (!capable(CAP_SYS_ADMIN))
+	if (!armpmu_priv_allowed(s, ARMPMU_PRIV_RELEASE))
 		return -EPERM;
 	return armpmu_admin_release_cpu(cpu);
 }
 
 int armpmu_session_release_file(struct armpmu_session *s, u32 id)
 {
-	if (!capable(CAP_SYS_ADMIN))
+	if (!armpmu_priv_allowed(s, ARMPMU_PRIV_RELEASE))
 		return -EPERM;
 	return armpmu_admin_release_file(id);
 }
@@ -99,7 +91,7 @@ int armpmu_session_release_file(struct armpmu_session *s, u32 id)
 /* Every user's counts: for those allowed to count the kernel, at open(). */
 int armpmu_session_regs(struct armpmu_session *s, struct armpmu_regs *regs)
 {
-	if (!s->kernel_allowed)
+	if (!armpmu_priv_allowed(s, ARMPMU_PRIV_KERNEL))
 		return -EPERM;
 	return armpmu_regs_read(regs);
 }
@@ -126,7 +118,7 @@ int armpmu_session_bind(struct armpmu_session *s, u32 cpu)
 	if (s->mode)
 		return -EALREADY;
 	/* A whole CPU shows every user's activity there. */
-	if (!s->kernel_allowed && !READ_ONCE(cpu_mode_for_all))
+	if (!armpmu_priv_allowed(s, ARMPMU_PRIV_BIND))
 		return -EPERM;
 	if (cpu == ARMPMU_CPU_CURRENT)
 		cpu = raw_smp_processor_id();
@@ -191,7 +183,7 @@ int armpmu_session_info(struct armpmu_session *s, struct armpmu_info *info)
 	ret = s->mode ? s->mode->info(s, info) : armpmu_cpus_info_here(info);
 	if (ret)
 		return ret;
-	if (s->kernel_allowed)
+	if (armpmu_priv_allowed(s, ARMPMU_PRIV_KERNEL))
 		info->flags |= ARMPMU_INFO_KERNEL_ALLOWED;
 	return 0;
 }
@@ -220,57 +212,57 @@ static int check_filter(const struct armpmu_session *s, u32 flags)
 {
 	if (flags && !s->caps->can_filter)
 		return -EOPNOTSUPP;
-	if (!(flags & ARMPMU_EXCLUDE_KERNEL) && !s->kernel_allowed)
+	if (!(flags & ARMPMU_EXCLUDE_KERNEL) && !armpmu_priv_allowed(s, ARMPMU_PRIV_KERNEL))
 		return -EACCES;
 	return 0;
 }
 
 /*
- * Record a slot's event, group and start of its times; a multiplexed
- * file's sets are packed again. Under the count lock, which an armed
- * task-mode file's exec takes to start it: an armed file is busy too.
+ * The calls that change what a file counts ask its mode, which answers
+ * where the counting path runs and, if the file may change now, runs the
+ * change there; else EBUSY (counting, or armed) and nothing has changed:
+ * no counter programmed, no total zeroed, no multiplexing switched on.
+ * Every argument is checked before.
  */
-static int set_slot(struct armpmu_session *s, u32 idx, u32 evtype, u32 group)
-{
-	int ret = 0;
-
-	raw_spin_lock_irq(&s->count_lock);
-	if (s->running || s->armed) {
-		ret = -EBUSY;
-	} else {
-		armpmu_mux_program(&s->mux, idx, evtype, group, s->time_enabled,
-				   s->time_running);
-		if (s->mux.on)
-			armpmu_mux_pack(&s->mux, s->caps->num_counters);
-	}
-	raw_spin_unlock_irq(&s->count_lock);
-	return ret;
-}
+struct slot_change {
+	u32 idx;
+	u32 evtype;
+	u32 group;
+};
 
 /*
  * Slot @idx below num_counters of a file that is not multiplexed is its
- * event counter; any other makes the file multiplexed.
+ * event counter; any other makes the file multiplexed. Then the slot's
+ * event, group and start of its times are recorded, and a multiplexed
+ * file's sets are packed again.
  */
-static int program_slot(struct armpmu_session *s, u32 idx, u32 evtype, u32 group)
+static int change_slot(struct armpmu_session *s, void *arg)
 {
-	int ret = armpmu_mux_check_group(&s->mux, idx, group, s->caps->num_counters);
+	const struct slot_change *c = arg;
+	int ret = armpmu_mux_check_group(&s->mux, c->idx, c->group, s->caps->num_counters);
 
 	if (ret)
 		return ret;
-	if (!s->mux.on && idx < s->caps->num_counters) {
-		ret = s->mode->program(s, idx, evtype);
-		return ret ? ret : set_slot(s, idx, evtype, group);
-	}
-	if (!s->mux.on) {
+	if (!s->mux.on && c->idx < s->caps->num_counters) {
+		ret = s->mode->program(s, c->idx, c->evtype);
+		if (ret)
+			return ret;
+	} else if (!s->mux.on) {
 		s->mode->multiplex(s);
+		/* The caller holds the session's lock, as READ does. */
 		s->read_slow |= ARMPMU_READ_MUX;
 	}
-	return set_slot(s, idx, evtype, group);
+	armpmu_mux_program(&s->mux, c->idx, c->evtype, c->group, s->time_enabled,
+			   s->time_running);
+	if (s->mux.on)
+		armpmu_mux_pack(&s->mux, s->caps->num_counters);
+	return 0;
 }
 
 int armpmu_session_set_event(struct armpmu_session *s,
 			     const struct armpmu_event *ev)
 {
+	struct slot_change c;
 	int ret;
 
 	if ((ev->flags & ~ARMPMU_EVENT_FLAGS) || ev->reserved)
@@ -285,10 +277,17 @@ int armpmu_session_set_event(struct armpmu_session *s,
 		return ret;
 	if (!event_implemented(s->caps, ev->event))
 		return -ENOENT;
-	if (s->running)
-		return -EBUSY;
-	return program_slot(s, s->selected, pmu_encode_evtype(ev->event, ev->flags),
-			    ev->group);
+	c.idx = s->selected;
+	c.evtype = pmu_encode_evtype(ev->event, ev->flags);
+	c.group = ev->group;
+	return s->mode->change(s, change_slot, &c);
+}
+
+/* Applied at START: the divider must not touch perf's cycles. */
+static int change_divider(struct armpmu_session *s, void *arg)
+{
+	s->cfg.divider = *(const u32 *)arg;
+	return 0;
 }
 
 int armpmu_session_set_divider(struct armpmu_session *s, u32 divider)
@@ -303,15 +302,17 @@ int armpmu_session_set_divider(struct armpmu_session *s, u32 divider)
 	/* Rather than a cycle count 64 times too high. */
 	if (divider && !s->caps->can_divide)
 		return -EOPNOTSUPP;
-	if (s->running)
-		return -EBUSY;
-	/* Applied at START: the divider must not touch perf's cycles. */
-	s->cfg.divider = divider;
-	return 0;
+	return s->mode->change(s, change_divider, &divider);
+}
+
+static int change_cycle_filter(struct armpmu_session *s, void *arg)
+{
+	return s->mode->program(s, ARMPMU_CYCLE_IDX, *(const u32 *)arg);
 }
 
 int armpmu_session_set_cycle_filter(struct armpmu_session *s, u32 flags)
 {
+	u32 evtype;
 	int ret;
 
 	if (flags & ~ARMPMU_EVENT_FLAGS)
@@ -322,9 +323,19 @@ int armpmu_session_set_cycle_filter(struct armpmu_session *s, u32 flags)
 	ret = check_filter(s, flags);
 	if (ret)
 		return ret;
-	if (s->running)
-		return -EBUSY;
-	return s->mode->program(s, ARMPMU_CYCLE_IDX, pmu_encode_evtype(0, flags));
+	evtype = pmu_encode_evtype(0, flags);
+	return s->mode->change(s, change_cycle_filter, &evtype);
+}
+
+/* A multiplexed slot is in no counter while stopped: set in software. */
+static int change_value(struct armpmu_session *s, void *arg)
+{
+	const struct armpmu_value *val = arg;
+
+	if (val->counter == ARMPMU_CYCLE_COUNTER || !s->mux.on)
+		return s->mode->set_value(s, val->counter, val->value);
+	s->mux.value[val->counter] = val->value;
+	return 0;
 }
 
 int armpmu_session_set_value(struct armpmu_session *s,
@@ -337,21 +348,11 @@ int armpmu_session_set_value(struct armpmu_session *s,
 	ret = ensure_mode(s);
 	if (ret)
 		return ret;
-	if (val->counter == ARMPMU_CYCLE_COUNTER || (!s->mux.on &&
-						       val->counter < s->caps->num_counters)) {
-		if (s->running)
-			return -EBUSY;
-		return s->mode->set_value(s, val->counter, val->value);
-	}
-	if (!s->mux.on || val->counter >= ARMPMU_MAX_COUNTERS)
+	/* A counter of the file: its cycle counter, or one of its slots. */
+	if (val->counter != ARMPMU_CYCLE_COUNTER &&
+	    val->counter >= (s->mux.on ? ARMPMU_MAX_COUNTERS : s->caps->num_counters))
 		return -EINVAL;
-	if (s->running)
-		return -EBUSY;
-	/* A multiplexed slot is in no counter while stopped: in software. */
-	raw_spin_lock_irq(&s->count_lock);
-	s->mux.value[val->counter] = val->value;
-	raw_spin_unlock_irq(&s->count_lock);
-	return 0;
+	return s->mode->change(s, change_value, (void *)val);
 }
 
 int armpmu_session_start(struct armpmu_session *s)
@@ -361,7 +362,7 @@ int armpmu_session_start(struct armpmu_session *s)
 	if (ret)
 		return ret;
 	/* Its cycle counter would count the kernel for an unprivileged file. */
-	if (!s->kernel_allowed && !s->caps->can_filter)
+	if (!armpmu_priv_allowed(s, ARMPMU_PRIV_KERNEL) && !s->caps->can_filter)
 		return -EOPNOTSUPP;
 	return s->mode->start(s);
 }

@@ -29,7 +29,7 @@
  * way a thread comes to be counted (ATTACH, the first thread to use the
  * file, FOLLOW, an exec) is held against the credentials the file was
  * opened with, by ptrace's read check with real credentials, as perf holds
- * perf_event_open. ATTACH holds the target's exec_update_lock from its
+ * perf_event_open: one rule, privilege.c's. ATTACH holds the target's exec_update_lock from its
  * check to the link, so an exec cannot slip between them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -80,6 +80,7 @@ struct thread_rec {
 	struct list_head node;		/* in its file's threads */
 	struct pid *pid;		/* a reference */
 	bool exited;
+	bool exec_left;			/* let go at an exec (exited too) */
 	struct thread_counts c;
 };
 
@@ -485,9 +486,10 @@ static void unlink_task(struct task_link *link)
 
 /*
  * Let go of @task (current): what it counted so far goes to its file,
- * which it leaves. Under links_lock; returns the file it left, or NULL.
+ * which it leaves (@at_exec: at an exec its opener may not count). Under
+ * links_lock; returns the file it left, or NULL.
  */
-static struct armpmu_session *let_go(struct task_struct *task)
+static struct armpmu_session *let_go(struct task_struct *task, bool at_exec)
 {
 	struct armpmu_session *s;
 	struct task_cpu *tc;
@@ -503,6 +505,7 @@ static struct armpmu_session *let_go(struct task_struct *task)
 		if (link->rec) {
 			raw_spin_lock(&s->count_lock);
 			link->rec->exited = true;
+			link->rec->exec_left = at_exec;
 			raw_spin_unlock(&s->count_lock);
 		}
 		unlink_task(link);
@@ -522,7 +525,7 @@ static void let_go_exiting(struct task_struct *task)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&links_lock, flags);
-	let_go(task);
+	let_go(task, false);
 	raw_spin_unlock_irqrestore(&links_lock, flags);
 }
 
@@ -587,43 +590,6 @@ static void hook_exit_mm(void) { }
 static void unhook_exit_mm(void) { }
 #endif
 
-static bool same_ids(const struct cred *opener, const struct cred *t)
-{
-	return uid_eq(opener->uid, t->euid) && uid_eq(opener->uid, t->suid) &&
-	       uid_eq(opener->uid, t->uid) && gid_eq(opener->gid, t->egid) &&
-	       gid_eq(opener->gid, t->sgid) && gid_eq(opener->gid, t->gid);
-}
-
-/* The capability rule of Linux's commoncap: nothing the opener lacks. */
-static bool caps_within(const struct cred *opener, const struct cred *t)
-{
-	return opener->user_ns == t->user_ns &&
-	       cap_issubset(t->cap_permitted, opener->cap_permitted);
-}
-
-/*
- * May @s go on counting current, which has just executed a program? The
- * ptrace check again, in a probe's terms: no capability is asked of the
- * security modules here, so an opener without CAP_PERFMON, CAP_SYS_ADMIN
- * or CAP_SYS_PTRACE in the initial namespace needs the same IDs, no fewer
- * capabilities and a dumpable result: a set-user-ID, set-group-ID or
- * file-capability program, or one the thread may execute but not read,
- * is let go.
- */
-static bool may_go_on(const struct armpmu_session *s)
-{
-	const struct cred *tcred;
-	bool ok;
-
-	if (s->kernel_allowed || s->opener_ptrace)
-		return true;
-	rcu_read_lock();
-	tcred = __task_cred(current);
-	ok = same_ids(s->opener_cred, tcred) && caps_within(s->opener_cred, tcred);
-	rcu_read_unlock();
-	return ok && get_dumpable(current->mm) == SUID_DUMP_USER;
-}
-
 /*
  * After an exec's new credentials are committed and before the new program
  * runs: a thread its file's opener may no longer count is let go, and the
@@ -637,12 +603,12 @@ static void probe_sched_process_exec(void *data, struct task_struct *task,
 
 	rcu_read_lock();
 	s = file_of(current);
-	if (!s || may_go_on(s)) {
+	if (!s || armpmu_priv_may_go_on(s)) {
 		rcu_read_unlock();
 		return;
 	}
 	raw_spin_lock_irqsave(&links_lock, flags);
-	s = let_go(current);
+	s = let_go(current, true);
 	if (s) {
 		raw_spin_lock(&s->count_lock);
 		s->exec_left = true;
@@ -865,52 +831,6 @@ void armpmu_task_mode_exit(void)
 
 /* ---- the file's side, in process context ---- */
 
-/*
- * A thread of the opener's own process, which has executed no program
- * since the open: ptrace lets a thread group read itself whatever its
- * credentials, but an exec may have made it someone else.
- */
-static bool openers_own(const struct armpmu_session *s, struct task_struct *task)
-{
-	return task_tgid(task) == s->opener_tgid &&
-	       READ_ONCE(task->self_exec_id) == s->opener_exec_id;
-}
-
-/*
- * May @s's opener count @task? perf_event_open's rule: CAP_PERFMON (or
- * CAP_SYS_ADMIN), or ptrace_may_access(PTRACE_MODE_READ_REALCREDS), which
- * is not exported, so it is spelt out here with the opener's credentials:
- * the same thread group; the opener's real IDs equal to all of the
- * target's (or CAP_SYS_PTRACE over its user namespace); commoncap's
- * capability subset in one user namespace (or that capability again); a
- * dumpable target (or CAP_SYS_PTRACE over its memory's namespace). The
- * other security modules' ptrace hooks are not reachable from a module.
- * Process context; under task_lock, as ptrace reads task->mm.
- */
-static bool may_count(const struct armpmu_session *s, struct task_struct *task)
-{
-	const struct cred *cred = s->opener_cred, *tcred;
-	struct file *f = s->file;
-	struct mm_struct *mm;
-	bool ok;
-
-	if (s->kernel_allowed || openers_own(s, task))
-		return true;
-	task_lock(task);
-	rcu_read_lock();
-	tcred = __task_cred(task);
-	ok = (same_ids(cred, tcred) && caps_within(cred, tcred)) ||
-	     file_ns_capable(f, tcred->user_ns, CAP_SYS_PTRACE);
-	rcu_read_unlock();
-	/* Dumpability after the credentials, as ptrace reads them. */
-	smp_rmb();
-	mm = task->mm;
-	if (ok && mm && get_dumpable(mm) != SUID_DUMP_USER)
-		ok = file_ns_capable(f, mm->user_ns, CAP_SYS_PTRACE);
-	task_unlock(task);
-	return ok;
-}
-
 static struct task_struct *find_thread(u32 tid)
 {
 	struct task_struct *task;
@@ -1123,7 +1043,7 @@ int armpmu_task_attach(struct armpmu_session *s, u32 tid, u32 flags)
 	rec = new_rec(s, GFP_KERNEL);
 	ret = down_read_killable(&task->signal->exec_update_lock);
 	if (!ret) {
-		ret = may_count(s, task) ? link_task(s, link, &rec) : -EACCES;
+		ret = armpmu_priv_may_attach(s, task) ? link_task(s, link, &rec) : -EACCES;
 		up_read(&task->signal->exec_update_lock);
 	}
 	kfree(rec);
@@ -1174,31 +1094,47 @@ u32 armpmu_task_counting(void)
 	return tc->cur && tc->loaded ? armpmu_counters_of(tc->cfg) : 0;
 }
 
+/*
+ * Under the count lock, which every load takes and the exec that starts an
+ * armed file flips it under: a file that neither counts nor is armed is
+ * loaded on no CPU, and none loads it while @fn runs.
+ */
+static int task_change(struct armpmu_session *s,
+		       int (*fn)(struct armpmu_session *s, void *arg), void *arg)
+{
+	int ret = -EBUSY;
+
+	raw_spin_lock_irq(&s->count_lock);
+	if (!s->running && !s->armed)
+		ret = fn(s, arg);
+	raw_spin_unlock_irq(&s->count_lock);
+	return ret;
+}
+
+/* The three below are called by task_change()'s @fn only. */
 static int task_program(struct armpmu_session *s, u32 idx, u32 evtype)
 {
 	struct thread_rec *rec;
 
+	lockdep_assert_held(&s->count_lock);
 	armpmu_counters_set_evtype(&s->cfg, idx, evtype);
 	s->total[idx] = 0;
-	raw_spin_lock_irq(&s->count_lock);
 	list_for_each_entry(rec, &s->threads, node)
 		rec->c.total[idx] = 0;
-	raw_spin_unlock_irq(&s->count_lock);
 	return 0;
 }
 
 static int task_set_value(struct armpmu_session *s, u32 idx, u64 value)
 {
+	lockdep_assert_held(&s->count_lock);
 	s->total[idx] = value;
 	return 0;
 }
 
-/* Stopped: no CPU has the file loaded, and its totals are steady. */
 static void task_multiplex(struct armpmu_session *s)
 {
-	raw_spin_lock_irq(&s->count_lock);
+	lockdep_assert_held(&s->count_lock);
 	armpmu_mux_begin(&s->mux, &s->cfg, s->total, s->time_running);
-	raw_spin_unlock_irq(&s->count_lock);
 }
 
 /* The file counts the caller alone: no other CPU can hold its counters. */
@@ -1388,6 +1324,7 @@ static void describe_thread(const struct armpmu_session *s, const struct thread_
 
 	t->tid = pid_vnr(rec->pid);
 	t->flags = (rec->exited ? ARMPMU_THREAD_EXITED : 0) |
+		   (rec->exec_left ? ARMPMU_THREAD_EXEC_LEFT : 0) |
 		   (s->mux.on ? ARMPMU_THREAD_NO_SLOTS : 0);
 	if (s->follow) {
 		t->switches = rec->c.switches;
@@ -1435,13 +1372,14 @@ static int task_threads(struct armpmu_session *s, struct armpmu_threads *hdr,
 }
 
 const struct armpmu_mode armpmu_task_mode = {
+	.change = task_change,
 	.program = task_program,
 	.set_value = task_set_value,
+	.multiplex = task_multiplex,
 	.start = task_start,
 	.stop = task_stop,
 	.read = task_read,
 	.reset = task_reset,
-	.multiplex = task_multiplex,
 	.release = task_release,
 	.revoke = task_revoke,
 	.describe = task_describe,

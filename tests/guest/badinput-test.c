@@ -420,9 +420,9 @@ static void walk_reserved(void)
 			at.reserved[i] = patterns[p];
 			row(on_fresh_file(ARMPMU_IOC_ATTACH, &at), EINVAL,
 			    i ? "ATTACH reserved[1] =" : "ATTACH reserved[0] =", patterns[p]);
-			fst.reserved[2 * i + 1] = patterns[p];
+			fst.reserved[2 * i] = patterns[p];
 			row(on_fresh_file(ARMPMU_IOC_FILE_STATUS, &fst), EINVAL,
-			    i ? "FILE_STATUS reserved[3] =" : "FILE_STATUS reserved[1] =",
+			    i ? "FILE_STATUS reserved[2] =" : "FILE_STATUS reserved[0] =",
 			    patterns[p]);
 		}
 		for (i = 0; i < 3; i++) {
@@ -873,7 +873,7 @@ static void walk_offline(void)
 		{ "STOP", ARMPMU_IOC_STOP, ENXIO },
 		{ "READ", ARMPMU_IOC_READ, ENXIO },
 		{ "SELECT", ARMPMU_IOC_SELECT, 0 },
-		{ "SET_DIVIDER", ARMPMU_IOC_SET_DIVIDER, 0 },
+		{ "SET_DIVIDER", ARMPMU_IOC_SET_DIVIDER, ENXIO },
 		{ "BIND", ARMPMU_IOC_BIND, EALREADY },
 	};
 	union {

@@ -191,6 +191,32 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * A child that waits for a byte on a pipe, then runs @then(@arg) (which
+ * may exec) and exits; *@go is the pipe's write end, for the caller to
+ * write the byte to, or to close (the child then exits at once).
+ */
+static inline pid_t start_waiting_child(int *go, void (*then)(void *arg), void *arg)
+{
+	int p[2];
+	pid_t pid;
+	char byte;
+
+	if (pipe(p))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		if (read(p[0], &byte, 1) == 1)
+			then(arg);
+		_exit(127);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
 /* Kills and reaps a child the test forked, if it did. */
 static inline void stop_child(pid_t pid)
 {

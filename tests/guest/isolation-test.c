@@ -223,7 +223,27 @@ static int start_work(int fd)
 struct exec_result {
 	int err;
 	struct armpmu_counts c;
+	__u32 child_flags;		/* READ_THREADS' for the child (~0U: none) */
 };
+
+/* READ_THREADS' flags of thread @tid of @fd's file (~0U: not listed). */
+static __u32 thread_flags(int fd, pid_t tid)
+{
+	struct {
+		struct armpmu_threads hdr;
+		struct armpmu_thread t[8];
+	} l;
+	__u32 i;
+
+	memset(&l, 0, sizeof(l));
+	l.hdr.nr = 8;
+	if (ioc(fd, ARMPMU_IOC_READ_THREADS, &l))
+		return ~0U;
+	for (i = 0; i < l.hdr.nr && i < 8; i++)
+		if (l.t[i].tid == (__u32)tid)
+			return l.t[i].flags;
+	return ~0U;
+}
 
 static enum variant current_variant;
 
@@ -269,6 +289,7 @@ static void exec_by_attach(void *arg)
 	close(go);
 	waitpid(pid, NULL, 0);
 	r->err = r->err ? r->err : ioc(fd, ARMPMU_IOC_READ, &r->c);
+	r->child_flags = thread_flags(fd, pid);
 	dev_close(&fd);
 }
 
@@ -296,6 +317,7 @@ static void exec_by_follow(void *arg)
 	if (counting)
 		r->err = r->err ? r->err : ioc0(fd, ARMPMU_IOC_STOP);
 	r->err = r->err ? r->err : ioc(fd, ARMPMU_IOC_READ, &r->c);
+	r->child_flags = thread_flags(fd, pid);
 	dev_close(&fd);
 }
 
@@ -318,6 +340,10 @@ static void test_exec(const char *how, void (*fn)(void *res))
 	tap_check(!err && !(plain.c.flags & ARMPMU_COUNTS_EXEC_LEFT) &&
 		  (!counting || plain.c.events[0] >= (icount ? LOOP_INSNS : 1)), name,
 		  "%s: %llu, flags %#x", tap_errname(err), (ull)plain.c.events[0], plain.c.flags);
+	snprintf(name, sizeof(name), "lab, %s: READ_THREADS: the plain program's thread exited, not let go",
+		 how);
+	tap_check(!err && plain.child_flags == ARMPMU_THREAD_EXITED, name, "flags %#x",
+		  plain.child_flags);
 	for (v = PLAIN + 1; v < NR_VARIANTS; v++) {
 		if (v == FILE_CAPS && fcaps_err) {
 			tap_skip("exec of a program with file capabilities",
@@ -337,6 +363,12 @@ static void test_exec(const char *how, void (*fn)(void *res))
 			  (!counting || r.c.events[0] < plain.c.events[0] / 2), name,
 			  "%s: %llu of the plain run's %llu, flags %#x", tap_errname(err),
 			  (ull)r.c.events[0], (ull)plain.c.events[0], r.c.flags);
+		snprintf(name, sizeof(name), "lab, %s: READ_THREADS: the thread that executed %s "
+			 "is EXEC_LEFT", how, variants[v].name);
+		tap_check(!err && r.child_flags != ~0U &&
+			  (r.child_flags & (ARMPMU_THREAD_EXEC_LEFT | ARMPMU_THREAD_EXITED)) ==
+			  (ARMPMU_THREAD_EXEC_LEFT | ARMPMU_THREAD_EXITED), name, "flags %#x",
+			  r.child_flags);
 	}
 }
 

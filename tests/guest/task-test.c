@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "checks.h"
+#include "task/task.h"
 #include "users.h"
 
 #define EXCL_K			ARMPMU_EXCLUDE_KERNEL
@@ -33,6 +34,8 @@
 
 static bool icount;
 static unsigned int num_counters;
+bool task_icount;
+unsigned int task_num_counters;
 
 /* The event that counts user-mode work on this board: exactly, with icount. */
 static __u32 work_event(void)
@@ -440,26 +443,16 @@ static void test_follow(void)
 	dev_close(&fd);
 }
 
-/* A child that waits for a byte on a pipe, then loops n and exits. */
-static pid_t start_loop_child(int *go, unsigned long n)
+static void loop_then_exit(void *n)
 {
-	int p[2];
-	pid_t pid;
-	char byte;
+	loop_n(*(unsigned long *)n);
+	_exit(0);
+}
 
-	if (pipe(p))
-		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		close(p[1]);
-		if (read(p[0], &byte, 1) == 1)
-			loop_n(n);
-		_exit(0);
-	}
-	close(p[0]);
-	*go = p[1];
-	return pid;
+/* A child that waits for a byte on a pipe, then loops *@n and exits. */
+static pid_t start_loop_child(int *go, unsigned long *n)
+{
+	return start_waiting_child(go, loop_then_exit, n);
 }
 
 /* ATTACH to another process: it is counted, and its counts outlive it. */
@@ -469,11 +462,13 @@ static void test_attach_other(void)
 	struct armpmu_attach at = { 0 };
 	int i, fd = -1, go = -1, err = 0, status;
 	struct armpmu_counts *c;
+	unsigned long n;
 	pid_t pid;
 
 	for (i = 0; i < 2; i++) {
 		c = i ? &big : &small;
-		pid = start_loop_child(&go, i ? 3 * SPIN : SPIN);
+		n = i ? 3 * SPIN : SPIN;
+		pid = start_loop_child(&go, &n);
 		if (pid < 0) {
 			err = err ? err : errno;
 			break;
@@ -849,6 +844,8 @@ int main(int argc, char **argv)
 	if (!tap_errno(err, 0, "open the device and read INFO"))
 		return tap_done();
 	num_counters = info.num_counters;
+	task_icount = icount;
+	task_num_counters = num_counters;
 	if (!(info.flags & ARMPMU_INFO_CAN_FILTER)) {
 		tap_skip("task mode", "this core cannot count user mode alone");
 		return tap_done();
@@ -859,11 +856,14 @@ int main(int argc, char **argv)
 	test_two_counting();
 	test_follow();
 	test_attach_other();
+	test_armed_refusals();
 	test_rules();
 	test_incomplete();
 	test_migration();
 	test_switches();
 	test_admin();
+	test_file_visibility();
+	test_release_by_opener();
 	test_kernel_log();
 	return tap_done();
 }

@@ -52,7 +52,8 @@ FIELD(struct armpmu_file_status, target_tid, 16, 4);
 FIELD(struct armpmu_file_status, threads, 20, 4);
 FIELD(struct armpmu_file_status, cpu, 24, 4);
 FIELD(struct armpmu_file_status, counters, 28, 4);
-FIELD(struct armpmu_file_status, reserved, 32, 16);
+FIELD(struct armpmu_file_status, hidden, 32, 4);
+FIELD(struct armpmu_file_status, reserved, 36, 12);
 
 /* struct armpmu_attach: 16 bytes. */
 SIZE(struct armpmu_attach, 16);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmuctl status: the module, the device node, each CPU's PMU, and every
- * open file counting a thread or a CPU.
+ * open file counting a thread or a CPU that the caller may see (its own
+ * user's, or every user's with CAP_PERFMON or CAP_SYS_ADMIN), with how
+ * many it may not.
  */
 #include <grp.h>
 #include <pwd.h>
@@ -119,10 +121,14 @@ static void file_table(struct pmudev *pmu)
 {
 	struct armpmu_file_status st;
 	char owner[128], target[64], counters[64];
-	unsigned int id = 1;
+	unsigned int id = 1, hidden;
+	int err;
 
 	printf("\nFILE  mode  owner                                 counts                   counters     state\n");
-	while (!pmudev_file_status(pmu, id, &st)) {
+	/* The first answer counts every file this one may not see (0 from older drivers). */
+	err = pmudev_file_status(pmu, id, &st);
+	hidden = st.hidden;
+	for (; !err; err = pmudev_file_status(pmu, id, &st)) {
 		describe_process(st.owner_pid, st.owner_uid, owner, sizeof(owner));
 		describe_target(&st, target, sizeof(target));
 		describe_counters(st.counters, counters, sizeof(counters));
@@ -134,6 +140,9 @@ static void file_table(struct pmudev *pmu)
 	}
 	if (id == 1)
 		printf("(none)\n");
+	if (hidden)
+		printf("(%u file%s of other users not shown: only CAP_PERFMON or CAP_SYS_ADMIN sees every user's)\n",
+		       hidden, hidden == 1 ? "" : "s");
 }
 
 static int cpu_table(void)

@@ -58,7 +58,8 @@
  * Privilege: a file opened without CAP_PERFMON or CAP_SYS_ADMIN counts user
  * mode only: its events must carry ARMPMU_EXCLUDE_KERNEL (EACCES otherwise)
  * and its cycle counter is filtered to user mode. Capabilities are those of
- * the opener, taken at open().
+ * the opener, taken at open(), for every right a file has (RELEASE's and
+ * FILE_STATUS's too), whoever holds the descriptor afterwards.
  *
  * Sharing: Linux's perf driver and others may use the same PMU. A file
  * never touches counters someone else has enabled (EBUSY from SET_EVENT,
@@ -520,16 +521,20 @@ struct armpmu_regs {
  * ARMPMU_INFO_CAN_FILTER; EACCES for kernel-mode counting without the
  * privilege; ENOENT for a common event (0x00-0x3f) that the core reports as
  * not implemented (ARMPMU_INFO_EVENTS_KNOWN); ENOSPC if the slot's group
- * would have more slots than num_counters; EBUSY while counting, or if
+ * would have more slots than num_counters; EBUSY while counting or armed
+ * (ARMPMU_ATTACH_ENABLE_ON_EXEC: started, waiting for an exec), or if
  * someone else (perf) has the counter enabled (a multiplexed file finds
- * that at START).
+ * that at START). A refused call changes nothing: no counter programmed,
+ * no count zeroed, no multiplexing switched on (this holds for SET_DIVIDER,
+ * SET_VALUE and SET_CYCLE_FILTER too).
  */
 #define ARMPMU_IOC_SET_EVENT	_IOW(ARMPMU_IOC_MAGIC, 0x04, struct armpmu_event)
 
 /*
  * ARMPMU_IOC_SET_DIVIDER: 1 makes the cycle counter count once every 64
  * cycles (PMCR.D), 0 every cycle. EINVAL for other values; EOPNOTSUPP for 1
- * on a core without ARMPMU_INFO_CAN_DIVIDE; EBUSY while counting.
+ * on a core without ARMPMU_INFO_CAN_DIVIDE; EBUSY while counting or armed;
+ * ENXIO while a bound CPU is offline.
  */
 #define ARMPMU_IOC_SET_DIVIDER	_IOW(ARMPMU_IOC_MAGIC, 0x05, __u32)
 
@@ -603,8 +608,8 @@ struct armpmu_cpu_status {
 /*
  * ARMPMU_IOC_RELEASE: an administrator's reset of a CPU's PMU (a CPU
  * number): stop and zero its counters and take it from its owner, whose
- * file then gets ECANCELED. Needs CAP_SYS_ADMIN (EPERM); ESRCH if no file
- * owns the CPU; EINVAL for a CPU number that does not exist.
+ * file then gets ECANCELED. Needs CAP_SYS_ADMIN at open() (EPERM); ESRCH
+ * if no file owns the CPU; EINVAL for a CPU number that does not exist.
  */
 #define ARMPMU_IOC_RELEASE	_IOW(ARMPMU_IOC_MAGIC, 0x0b, __u32)
 
@@ -614,7 +619,8 @@ struct armpmu_cpu_status {
  * a test can reach a hardware wrap at once. In a multiplexed file, an
  * event slot's count goes on from @value in software. EINVAL for a counter
  * that is neither a slot (below num_counters, or below ARMPMU_MAX_COUNTERS
- * in a multiplexed file) nor ARMPMU_CYCLE_COUNTER; EBUSY while counting.
+ * in a multiplexed file) nor ARMPMU_CYCLE_COUNTER; EBUSY while counting or
+ * armed.
  */
 #define ARMPMU_IOC_SET_VALUE	_IOW(ARMPMU_IOC_MAGIC, 0x0c, struct armpmu_value)
 
@@ -624,7 +630,7 @@ struct armpmu_cpu_status {
  * for the others, and the same rules as SET_EVENT's apply: EACCES for
  * kernel-mode counting without the privilege, EOPNOTSUPP without
  * ARMPMU_INFO_CAN_FILTER, EINVAL for an undefined flag, EBUSY while
- * counting.
+ * counting or armed.
  */
 #define ARMPMU_IOC_SET_CYCLE_FILTER _IOW(ARMPMU_IOC_MAGIC, 0x0d, __u32)
 
@@ -660,7 +666,8 @@ struct armpmu_attach {
  * subset of the opener's in the same user namespace, and which is
  * dumpable; or an opener with CAP_SYS_PTRACE over the thread's namespaces.
  * EACCES otherwise. The same check guards the implicit attach of the first
- * thread to use the file. ESRCH if there is no such thread or it is
+ * thread to use the file, and every exec of a counted thread
+ * (ARMPMU_COUNTS_EXEC_LEFT). ESRCH if there is no such thread or it is
  * exiting; EBUSY if another file counts it; EALREADY if this file already
  * has a mode. When the counted thread exits, its counts stay in the file.
  */
@@ -686,15 +693,26 @@ struct armpmu_file_status {
 	__u32 cpu;		/* the bound CPU */
 	__u32 counters;		/* configured: bit n event counter n, bit 31 the
 				 * cycle counter */
-	__u32 reserved[4];
+	/*
+	 * Out (its input is ignored): the files with ids at least @id as
+	 * asked that the caller may not see, other users' files being
+	 * hidden from a file opened without CAP_PERFMON or CAP_SYS_ADMIN.
+	 * Set on ENOENT too (the rest zero), so that a caller past the last
+	 * file it sees learns how many it does not. Drivers before it: 0.
+	 */
+	__u32 hidden;
+	__u32 reserved[3];
 };
 
 /*
  * ARMPMU_IOC_FILE_STATUS: describe the open file with the smallest id at
  * least @id that has chosen a mode (ids grow from 1 while the module is
  * loaded): who owns it, what it counts, with which counters. Any file may
- * ask. ENOENT when no such file is left; EINVAL for a non-zero reserved
- * field.
+ * ask, and sees its own opener's files (owner_uid its real uid); a file
+ * opened with CAP_PERFMON or CAP_SYS_ADMIN sees every user's, as perf
+ * shows no user another's events. @hidden counts the others. ENOENT when
+ * no such file is left (@hidden still filled); EINVAL for a non-zero
+ * reserved field.
  */
 #define ARMPMU_IOC_FILE_STATUS	_IOWR(ARMPMU_IOC_MAGIC, 0x0f, struct armpmu_file_status)
 
@@ -702,7 +720,7 @@ struct armpmu_file_status {
  * ARMPMU_IOC_RELEASE_FILE: an administrator's end of one file, whatever its
  * mode (its id, from FILE_STATUS): its counters stop and are zeroed, its CPU
  * or threads are let go, and its owner's later calls get ECANCELED. Needs
- * CAP_SYS_ADMIN (EPERM); ESRCH if no open file has that id.
+ * CAP_SYS_ADMIN at open() (EPERM); ESRCH if no open file has that id.
  */
 #define ARMPMU_IOC_RELEASE_FILE	_IOW(ARMPMU_IOC_MAGIC, 0x10, __u32)
 
