@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 import warnings
+from itertools import repeat
 
 import pmudev
 
@@ -65,7 +66,15 @@ def raises(exc, fn, name, errnum=None, words=()):
 
 
 def loop(n):
-    for i in range(n):
+    """n iterations that allocate nothing.
+
+    `for i in range(n)` makes a new int object for every i above 256, and
+    what pymalloc does for it (a block from a pool that is partly used, or
+    the pool moved between its lists when it fills or empties) depends on
+    the heap's state: on the Cortex-A72 the same range loop was seen at 191
+    and at 215 instructions an iteration. repeat() hands out None.
+    """
+    for _ in repeat(None, n):
         pass
 
 
@@ -123,50 +132,65 @@ def check_tables(core):
 def check_exact():
     """A loop counted under -icount: the same count twice, linear in N.
 
-    @measure counts the call from C with the device open throughout: the
-    same call counts the same to the instruction. count() opens and closes
-    the device around a with block, and the block's first allocations (the
+    A Region keeps the device open: the same loop counts the same to the
+    instruction, but now and then some dozens more (seen on the Cortex-A72
+    board: 98 once in a few pairs, from the kernel's side of an interrupt
+    taken in user mode, it seems); the least of 5 is the loop's. count() and @measure open the
+    device around each count, and the first allocations of the block (the
     range object, its iterator) take the allocator's longer or shorter path
-    by what the last count left: the same count comes back once the heap
-    is in the same state, after a count of the same loop.
+    by what happened since the last count: the same loop comes back within a
+    few hundred instructions. A call from C (@measure) costs some hundreds
+    more than one from Python, and count()'s with statement a thousand.
     """
     gc.disable()
+    sizes = (1000, 2000, 3000, 4000)
+    r = pmudev.Region("instructions:u")
+
+    def pair(n):
+        r.start()
+        loop(n)
+        r.stop()
+    for n in sizes:
+        pair(n)
+    least = {}
+    same = True
+    for n in sizes:
+        seen = []
+        for _ in range(5):
+            t0 = r.values()["instructions:u"]
+            pair(n)
+            seen.append(r.values()["instructions:u"] - t0)
+        least[n] = min(seen)
+        most = max(seen.count(v) for v in seen)
+        same = same and most >= 2 and max(seen) - least[n] <= 512
+        note("Region: a loop of %d iterations, 5 times: %s user instructions" % (n, seen))
+    r.close()
+    ok(same, "the same loop counted again (Region): the same number to the instruction "
+       "(at least 2 of 5 times; a few hundred apart at most)")
+    steps = [least[n + 1000] - least[n] for n in sizes[:-1]]
+    ok(len(set(steps)) == 1, "linear in N: every 1000 iterations add the same count, "
+       "to the instruction (%d)" % steps[0], steps)
+    note("%.3f user instructions per iteration of 'for _ in repeat(None, n): pass'" %
+         (steps[0] / 1000))
+    per_pair = least
 
     @pmudev.measure("instructions:u")
     def work(n):
         loop(n)
-    sizes = (1000, 2000, 3000, 4000)
-    for n in sizes:
-        work(n)
-    calls = {}
-    same = True
-    for n in sizes:
-        a = work(n) or work.last["instructions:u"]
-        b = work(n) or work.last["instructions:u"]
-        calls[n] = a
-        same = same and a == b
-        note("@measure'd call of a loop of %d iterations: %d, then %d user instructions"
-             % (n, a, b))
-    ok(same, "@measure: the same loop counted twice, the same number to the instruction")
-    steps = [calls[n + 1000] - calls[n] for n in sizes[:-1]]
-    ok(len(set(steps)) == 1, "@measure: linear in N, every 1000 iterations add the same "
-       "count (%d)" % steps[0], steps)
-    note("%.3f user instructions per iteration of 'for i in range(n): pass'" %
-         (steps[0] / 1000))
     counts = {}
-    same = True
     for n in sizes:
         counted(n)
+        work(n)
         a = counted(n)["instructions:u"]
         b = counted(n)["instructions:u"]
+        work(n)
+        c = work.last["instructions:u"]
         counts[n] = b
-        same = same and a == b
-        note("count() of a loop of %d iterations: %d, then %d" % (n, a, b))
-    ok(same, "count(): the same loop counted twice, after a count of it, the same number "
-       "to the instruction")
-    steps = [counts[n + 1000] - counts[n] for n in sizes[:-1]]
-    ok(max(steps) - min(steps) <= max(steps) // 1000, "count(): linear in N, every 1000 "
-       "iterations add %s (within 0.1%%)" % steps)
+        ok(abs(a - b) <= 512 and 0 <= c - per_pair[n] <= 1024 and
+           0 <= b - per_pair[n] <= 2048,
+           "count() twice and @measure of %d iterations: %d, %d and %d; the Region's %d "
+           "(count() within 512 of itself; the call from C and the with statement cost "
+           "up to 1024 and 2048 more)" % (n, a, b, c, per_pair[n]))
     gc.enable()
     return counts
 
@@ -221,9 +245,10 @@ def check_pmuctl():
     script = os.path.join(tempfile.mkdtemp(), "loop.py")
     with open(script, "w") as f:
         f.write("import gc, sys, pmudev\n"
+                "from itertools import repeat\n"
                 "gc.disable()\n"
                 "def loop(n):\n"
-                "    for i in range(n):\n"
+                "    for _ in repeat(None, n):\n"
                 "        pass\n"
                 "n, mode = int(sys.argv[1]), sys.argv[2]\n"
                 "if mode == 'count':\n"
@@ -311,8 +336,9 @@ def check_regions(counts):
     work(4000)
     work(4000)
     work(4000)
-    ok(work.calls == 3 and work.counts["instructions:u"] == 3 * work.last["instructions:u"],
-       "@measure: three calls of the same work count the same (%d)" %
+    ok(work.calls == 3 and
+       abs(work.counts["instructions:u"] - 3 * work.last["instructions:u"]) <= 3 * 512,
+       "@measure: three calls of the same work count the same, within a few hundred (%d)" %
        work.last["instructions:u"], (work.counts, work.last))
     ok(abs(work.last["instructions:u"] - counts[4000]) < counts[4000] // 200 and
        work.complete and work.__doc__ == "Docstring kept." and work.__name__ == "work",
