@@ -348,29 +348,33 @@ def check_regions(counts):
 
 # ---- every exception path ----
 
+# One event the boards count without -icount too (INST_RETIRED counts only
+# with it), in seven spellings: more than any core's counters.
+SEVEN = ("CPU_CYCLES", "cpu_cycles", "Cpu_Cycles", "0x11", "r11", "0x011", "r011")
+
+
 def check_errors(core):
     E, EE = pmudev.Error, pmudev.EventError
     ok(issubclass(E, OSError) and issubclass(EE, E) and issubclass(EE, ValueError) and
        issubclass(pmudev.DeviceError, E), "Error is an OSError; EventError also a ValueError")
     raises(EE, lambda: pmudev.count("inst_retird"), "unknown event: EventError with "
            "libpmudev's did-you-mean", errno.EINVAL, ("did you mean INST_RETIRED",))
-    raises(EE, lambda: pmudev.count("instructions:q"), "bad modifier", errno.EINVAL)
+    raises(EE, lambda: pmudev.count("CPU_CYCLES:q"), "bad modifier", errno.EINVAL)
     raises(EE, lambda: pmudev.count("0x1ffff"), "a number too wide for the core",
            errno.ERANGE)
     if core in ("cortex-a7", "cortex-a15"):
         raises(EE, lambda: pmudev.count("STALL_BACKEND"), "an ARMv8 event on an ARMv7 "
                "core", errno.ENOENT)
-    raises(EE, lambda: pmudev.count("instructions:k"), "kernel mode as lab: refused",
+    raises(EE, lambda: pmudev.count("CPU_CYCLES:k"), "kernel mode as lab: refused",
            errno.EACCES)
     raises(EE, lambda: pmudev.count(), "no events", errno.EINVAL)
     raises(EE, lambda: pmudev.count(""), "an empty name", errno.EINVAL)
     raises(EE, lambda: pmudev.count("cycles", "cycles"), "an event twice", errno.EINVAL,
            ("twice",))
     raises(EE, lambda: pmudev.count(()), "an empty group", errno.EINVAL)
-    raises(EE, lambda: pmudev.count(("cycles", "instructions")), "cycles in a group",
+    raises(EE, lambda: pmudev.count(("cycles", "CPU_CYCLES")), "cycles in a group",
            errno.EINVAL, ("group",))
-    group = tuple(s + ":u" for s in ("INST_RETIRED", "0x8", "r8", "0x08", "r08",
-                                     "Inst_Retired", "inst_retired"))
+    group = tuple(s + ":u" for s in SEVEN)
     raises(EE, lambda: pmudev.count(group), "a group larger than the counters",
            errno.ENOSPC, ("counters",))
     raises(TypeError, lambda: pmudev.count(8), "a number, not a str: TypeError")
@@ -389,8 +393,8 @@ def check_errors(core):
     raises(EE, lambda: pmudev.events(core="cortex-z9"), "events of a core with no table",
            errno.ENOENT)
     raises(TypeError, lambda: pmudev.events(core=72), "events(core=72)")
-    c = pmudev.count("instructions:u")
-    raises(E, lambda: c["instructions:u"], "reading before counting", errno.EINVAL,
+    c = pmudev.count("CPU_CYCLES:u")
+    raises(E, lambda: c["CPU_CYCLES:u"], "reading before counting", errno.EINVAL,
            ("nothing counted yet",))
     raises(E, c.values, "values() before counting", errno.EINVAL)
     with c:
@@ -403,11 +407,11 @@ def check_errors(core):
     raises(E, lambda: c.__exit__(None, None, None), "__exit__ without __enter__",
            errno.EINVAL)
     try:
-        with pmudev.count("instructions:u") as c2:
+        with pmudev.count("CPU_CYCLES:u") as c2:
             raise RuntimeError("inside")
     except RuntimeError:
         ok(c2.complete, "an exception in the block goes on; the count is still read")
-    r = pmudev.Region("instructions:u")
+    r = pmudev.Region("CPU_CYCLES:u")
     raises(E, r.stop, "Region.stop() before start()", errno.EINVAL, ("not started",))
     r.start()
     raises(E, r.start, "Region.start() twice", errno.EALREADY, ("started already",))
@@ -418,12 +422,11 @@ def check_errors(core):
     r.close()
     r.close()
     raises(E, r.values, "a closed Region's values()", errno.EBADF)
-    seven = ["r8:u", "0x8:u", "0x08:u", "r08:u", "INST_RETIRED:u", "inst_retired:u",
-             "Inst_Retired:u"]
+    seven = [s + ":u" for s in SEVEN]
     raises(EE, lambda: pmudev.Region(*seven), "a Region with more events than counters",
            errno.ENOSPC, ("pmudev.count()",))
 
-    @pmudev.measure("instructions:u")
+    @pmudev.measure("CPU_CYCLES:u")
     def boom():
         raise ValueError("from the function")
     raises(ValueError, boom, "@measure: the function's own exception goes through")
@@ -438,7 +441,7 @@ def rss_pages():
 
 
 def check_growth(n):
-    spec = "instructions:u"
+    spec = "CPU_CYCLES:u"
     refs = sys.getrefcount(spec), sys.getrefcount(pmudev.count)
 
     def many(k):
@@ -465,7 +468,7 @@ def check_growth(n):
     blocks = sys.getallocatedblocks()
     for _ in range(1000):
         try:
-            pmudev.count("instructions:u", "inst_retird")
+            pmudev.count("CPU_CYCLES:u", "inst_retird")
         except pmudev.EventError:
             pass
         r = pmudev.Region(spec)
