@@ -292,7 +292,7 @@ PyDoc_STRVAR(module_doc,
 "not what the same function would cost in C; compare counts, do not read\n"
 "them as the function's own instructions. Under QEMU's -icount, in user\n"
 "mode (:u), one iteration of `for _ in repeat(None, n): pass` is exactly\n"
-"184 instructions on a Cortex-A7 and 83 on a Cortex-A72. Code that makes\n"
+"96 instructions on a Cortex-A7 and 83 on a Cortex-A72. Code that makes\n"
 "objects (every int above 256 from range() is one) moves by some hundreds\n"
 "of instructions from run to run, with the allocator's state; the first\n"
 "runs of a function cost more (the interpreter specialises its bytecode as\n"
