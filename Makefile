@@ -20,6 +20,9 @@
 #                           cross-build what the emulated boards install
 #   make host-units         the host's unit tests, into build/host (tests/run
 #                           runs them)
+#   make python [TARGET=host|armhf|arm64]
+#                           the Python module pmudev (python/), over
+#                           libpmudev.so, in build/TARGET/python/pmudev.so
 #   make userland TARGET=host|armhf|arm64
 #                           library and programs for one target, in build/TARGET
 #                           (host: the library and pmuctl; the ARM targets also
@@ -92,7 +95,7 @@ KMOD_CPPFLAGS := -I$(KMOD_SYSROOT)/usr/include
 KMOD_LDFLAGS := -L$(KMOD_SYSROOT)/usr/lib/$(TRIPLET_$(TARGET)) -Wl,-rpath-link,$(KMOD_LIBDIRS)
 endif
 
-.PHONY: all modules userland guest-userland host-units check bench demo deb clean install uninstall \
+.PHONY: all modules userland guest-userland host-units python check bench demo deb clean install uninstall \
 	install-module install-userland install-system install-dkms
 
 all: modules userland
@@ -174,6 +177,40 @@ $(OUT)/bin/libpmudev-test: $(LIBPMUDEV_TEST_SRCS) $(wildcard tests/guest/libpmud
 	@mkdir -p $(@D)
 	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
 		$(LIBPMUDEV_TEST_SRCS) $(LIB_STATIC)
+
+# ---- the Python module ----
+
+# The host's headers are its python3-dev's (pkg-config); the ARM targets'
+# are Debian's libpython3-dev of that architecture, extracted with the
+# guests' python by lab/sysroot --python, never installed on the host.
+# Recursive variables: the sysroot is fetched only when the module is built.
+PY_SRCS := $(wildcard python/*.c)
+PY_OBJS := $(patsubst python/%.c,$(OUT)/obj/python/%.o,$(PY_SRCS))
+PY_HDRS := $(wildcard python/*.h) $(LIB_HDRS)
+PY_MODULE := $(OUT)/python/pmudev.so
+ifeq ($(TARGET),host)
+PY_CPPFLAGS = $(shell pkg-config --cflags-only-I python3 | sed 's/-I/-isystem /g')
+else
+PY_SYSROOT = $(shell lab/sysroot --arch $(TARGET) --python)
+# pyconfig.h includes <TRIPLET/python3.N/pyconfig.h>: the sysroot's include
+# folder comes after the cross compiler's own, for that one file.
+PY_CPPFLAGS = $(foreach d,$(wildcard $(PY_SYSROOT)/usr/include/python3.*), \
+	-isystem $(d) -idirafter $(PY_SYSROOT)/usr/include)
+endif
+
+python: $(PY_MODULE)
+
+$(OUT)/obj/python/%.o: python/%.c $(PY_HDRS)
+	@mkdir -p $(@D)
+	@test -n "$(strip $(PY_CPPFLAGS))" || \
+		{ echo "no Python headers for $(TARGET) (python3-dev; lab/sysroot --python)" >&2; exit 1; }
+	$(CC) $(USER_CPPFLAGS) $(PY_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) -fPIC \
+		-fvisibility=hidden -c -o $@ $<
+
+# Extensions do not link libpython: the interpreter that loads them has it.
+$(PY_MODULE): $(PY_OBJS) $(LIB_SHARED)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-z,now -o $@ $(PY_OBJS) -L$(OUT)/lib -lpmudev
 
 # ---- install ----
 
