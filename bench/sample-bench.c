@@ -11,9 +11,11 @@
  *                          perf's cpu-clock:u every 100 us (IP, TID, TIME,
  *                          PERIOD into a mapped ring, as perf record's)
  *
- * Each figure is the least of RUNS runs; a sample's cost is the sampled
- * run's extra time over the samples it took (READ_SAMPLES' recorded,
- * perf's ring's SAMPLE records). Output as armpmu-bench's:
+ * Plain and sampled runs take turns (a kernel busy for a while after boot,
+ * as 6.12's crypto self-tests are, then weighs on both alike); each figure
+ * is the least of RUNS runs; a sample's cost is the sampled run's extra
+ * time over the samples it took (READ_SAMPLES' recorded, perf's ring's
+ * SAMPLE records). Output as armpmu-bench's:
  *   @bench OPERATION INSNS_PER_OP n=SAMPLES batches=RUNS
  */
 #include <errno.h>
@@ -76,16 +78,17 @@ static uint64_t timed(int fd, unsigned long on, unsigned long off)
 	return t1 - t0;
 }
 
-static void report(const char *op, uint64_t plain, uint64_t sampled, uint64_t n)
+static int report(const char *op, uint64_t plain, uint64_t sampled, uint64_t n)
 {
 	if (!n || sampled < plain) {
 		fprintf(stderr, "sample-bench: %s: %llu samples, %llu vs %llu ns\n", op,
 			(unsigned long long)n, (unsigned long long)sampled,
 			(unsigned long long)plain);
-		return;
+		return 1;
 	}
 	printf("@bench %s %.0f n=%llu batches=%d\n", op, (double)(sampled - plain) / (double)n,
 	       (unsigned long long)n, RUNS);
+	return 0;
 }
 
 static int program(int fd, __u32 idx, __u32 event)
@@ -111,12 +114,12 @@ static int bench_armpmu(void)
 	if (fd < 0 || program(fd, 0, ARMPMU_EV_INST_RETIRED) || program(fd, 1, ARMPMU_EV_CPU_CYCLES))
 		return fail("open and program");
 	for (i = 0; i < RUNS; i++) {
+		if (ioctl(fd, ARMPMU_IOC_SET_SAMPLING, &(struct armpmu_sampling){ 0 }) < 0)
+			return fail("SET_SAMPLING off");
 		t = timed(fd, ARMPMU_IOC_START, ARMPMU_IOC_STOP);
 		if (!t)
 			return fail("START or STOP");
 		plain = t < plain ? t : plain;
-	}
-	for (i = 0; i < RUNS; i++) {
 		/* A new ring each run: its tallies count this run's samples. */
 		if (ioctl(fd, ARMPMU_IOC_SET_SAMPLING, &sm) < 0)
 			return fail("SET_SAMPLING");
@@ -134,8 +137,7 @@ static int bench_armpmu(void)
 		}
 	}
 	close(fd);
-	report("armpmu_sample", plain, sampled, n);
-	return 0;
+	return report("armpmu_sample", plain, sampled, n);
 }
 
 /* The SAMPLE records in perf's ring since @tail. */
@@ -164,10 +166,6 @@ static int bench_perf(void)
 	struct perf_event_mmap_page *pg;
 	int fd, i;
 
-	for (i = 0; i < RUNS; i++) {
-		t = timed(-1, 0, 0);
-		plain = t < plain ? t : plain;
-	}
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_SOFTWARE;
@@ -184,6 +182,8 @@ static int bench_perf(void)
 	if (pg == MAP_FAILED)
 		return fail("mmap perf's ring");
 	for (i = 0; i < RUNS; i++) {
+		t = timed(-1, 0, 0);
+		plain = t < plain ? t : plain;
 		t = timed(fd, PERF_EVENT_IOC_ENABLE, PERF_EVENT_IOC_DISABLE);
 		got = perf_samples(pg);
 		if (!t)
@@ -195,8 +195,7 @@ static int bench_perf(void)
 	}
 	munmap(pg, len);
 	close(fd);
-	report("perf_sample", plain, sampled, n);
-	return 0;
+	return report("perf_sample", plain, sampled, n);
 }
 
 int main(int argc, char **argv)

@@ -290,11 +290,17 @@ static __always_inline void unload(struct task_cpu *tc, u64 now)
 	tc->loaded = false;
 }
 
-/* A sampled thread leaves: its timer stops, the rest of its period is kept. */
+/*
+ * A sampled thread leaves: its timer stops, the rest of its period is
+ * kept. Not once its file is closing: its link may be gone (a link is
+ * freed a grace period after it is unlinked, and this CPU may be in user
+ * mode, quiescent, until the close's cross-call reaches it).
+ */
 static void sample_out(struct task_cpu *tc, u64 now)
 {
 	hrtimer_try_to_cancel(&tc->sample);
-	armpmu_sampling_stop(tc->st, now);
+	if (likely(!READ_ONCE(tc->cur->closing)))
+		armpmu_sampling_stop(tc->st, now);
 	tc->st = NULL;
 }
 
@@ -776,7 +782,8 @@ static enum hrtimer_restart sample_tick(struct hrtimer *timer)
 	if (tc != this_cpu_ptr(&task_cpus) || !s || !tc->st)
 		return HRTIMER_NORESTART;
 	raw_spin_lock(&s->count_lock);
-	if (s->sampling.sampler) {
+	/* Not once the file is closing: see sample_out(). */
+	if (s->sampling.sampler && s->running && !s->closing) {
 		now = task_clock();
 		look(tc, now);
 		armpmu_sampling_tick(s, tc->st, thread_total(tc), tc->loaded, now);
