@@ -424,6 +424,8 @@ static bool documented(int err)
 	case EACCES: case EALREADY: case EBUSY: case ECANCELED: case EFAULT:
 	case EINVAL: case EIO: case ENODEV: case ENOENT: case ENOSPC: case ENOTTY: case ENXIO:
 	case EOPNOTSUPP: case EPERM: case ESPIPE: case ESRCH:
+	/* SET_SAMPLING's period, ring size and ring. */
+	case ERANGE: case E2BIG: case ENOMEM:
 	/* A shared fd closed by another thread; EINTR if a signal came. */
 	case EBADF: case EINTR:
 		return true;
