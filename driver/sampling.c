@@ -413,14 +413,19 @@ void armpmu_sampling_ended(struct armpmu_session *s)
 }
 
 /*
- * Copy @len bytes of the ring from @off to user memory at @to; 0 or
- * -EFAULT.
+ * The run of records gathered from @*start (@*run bytes) to user memory
+ * after the @*out bytes already there; the next run starts at the ring's
+ * beginning. 0 or -EFAULT.
  */
-static int copy_run(const struct armpmu_sampler *r, char __user *to, u32 off, u32 len)
+static int copy_run(const struct armpmu_sampler *r, char __user *to, u32 *out, u32 *start,
+		    u32 *run)
 {
-	if (!len)
-		return 0;
-	return copy_to_user(to, r->ring + off, len) ? -EFAULT : 0;
+	if (*run && copy_to_user(to + *out, r->ring + *start, *run))
+		return -EFAULT;
+	*out += *run;
+	*run = 0;
+	*start = 0;
+	return 0;
 }
 
 /*
@@ -452,12 +457,10 @@ int armpmu_sampling_read(struct armpmu_session *s, struct armpmu_samples *hdr,
 		if (WARN_ON_ONCE(!size || size > left || size > r->size - off))
 			break;
 		if (h->type == RECORD_PAD) {
-			ret = copy_run(r, to + out, start, run);
+			ret = copy_run(r, to, &out, &start, &run);
 			if (ret)
 				return ret;
-			out += run;
-			run = 0;
-			off = start = 0;
+			off = 0;
 			left -= size;
 			taken += size;
 			continue;
@@ -469,18 +472,15 @@ int armpmu_sampling_read(struct armpmu_session *s, struct armpmu_samples *hdr,
 		left -= size;
 		taken += size;
 		if (off == r->size) {
-			ret = copy_run(r, to + out, start, run);
+			ret = copy_run(r, to, &out, &start, &run);
 			if (ret)
 				return ret;
-			out += run;
-			run = 0;
-			off = start = 0;
+			off = 0;
 		}
 	}
-	ret = copy_run(r, to + out, start, run);
+	ret = copy_run(r, to, &out, &start, &run);
 	if (ret)
 		return ret;
-	out += run;
 
 	raw_spin_lock_irq(&s->count_lock);
 	r->rd = off;

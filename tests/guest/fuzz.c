@@ -738,6 +738,30 @@ static void check_read_slots(struct worker *w, struct call *c, const struct ptr 
  * file kept none.
  */
 /*
+ * A call whose header is read before the room after it is written
+ * (READ_THREADS, READ_SAMPLES): its errno checked; true if it succeeded
+ * and its answer is there to check.
+ */
+static bool header_call_done(struct worker *w, struct call *c, const struct ptr *p,
+			     size_t header, int err)
+{
+	bool straddles = p->kind == PK_STRADDLE;
+
+	if (!readable(p) && !(straddles && p->fill_len >= header)) {
+		done(w, c, OP_IOCTL, err, only_efault);
+		return false;
+	}
+	done(w, c, OP_IOCTL, err, only_not_enotty);
+	if (err)
+		return false;
+	if (!writable(p) && !straddles) {
+		FAIL_AFTER(w, F_WRONG, c, "success with a pointer it cannot write");
+		return false;
+	}
+	return true;
+}
+
+/*
  * READ_SAMPLES: as READ_THREADS, the header read first; what it gave must
  * be whole records of the kinds there are, no more than the room.
  */
@@ -746,20 +770,10 @@ static void check_read_samples(struct worker *w, struct call *c, const struct pt
 {
 	struct armpmu_samples out;
 	struct armpmu_record h;
-	bool straddles = p->kind == PK_STRADDLE;
 	size_t off = 0, len;
 
-	if (!readable(p) && !(straddles && p->fill_len >= sizeof(*in))) {
-		done(w, c, OP_IOCTL, err, only_efault);
+	if (!header_call_done(w, c, p, sizeof(*in), err))
 		return;
-	}
-	done(w, c, OP_IOCTL, err, only_not_enotty);
-	if (err)
-		return;
-	if (!writable(p) && !straddles) {
-		FAIL_AFTER(w, F_WRONG, c, "success with a pointer it cannot write");
-		return;
-	}
 	memcpy(&out, p->fill, sizeof(out));
 	len = out.size;
 	if (len > in->size || sizeof(out) + len > p->fill_len || len % 8 ||
@@ -791,19 +805,9 @@ static void check_read_threads(struct worker *w, struct call *c, const struct pt
 	} e;
 	size_t size = ARMPMU_THREAD_SIZE(in->slots), need;
 	unsigned int bad = 0;
-	bool straddles = p->kind == PK_STRADDLE;
 
-	if (!readable(p) && !(straddles && p->fill_len >= sizeof(*in))) {
-		done(w, c, OP_IOCTL, err, only_efault);
+	if (!header_call_done(w, c, p, sizeof(*in), err))
 		return;
-	}
-	done(w, c, OP_IOCTL, err, only_not_enotty);
-	if (err)
-		return;
-	if (!writable(p) && !straddles) {
-		FAIL_AFTER(w, F_WRONG, c, "success with a pointer it cannot write");
-		return;
-	}
 	/* Copies: a misaligned buffer's fields are read byte by byte. */
 	memcpy(&out, p->fill, sizeof(out));
 	need = sizeof(*hdr) + (size_t)hdr->nr * size;
@@ -988,7 +992,12 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 			in.th.hdr.slots = ARMPMU_MAX_COUNTERS + 1 + below(w, 2);
 		break;
 	case A_SAMPLING: {
-		static const __u64 periods[] = { 0, 100000, 1000000, 99999, 1 };
+		/*
+		 * Mostly slow ticks: at sample_rate_max's 10 kHz a debug
+		 * kernel's fuzzing slows to a crawl; the fastest, rarely.
+		 */
+		static const __u64 periods[] = { 0, 10000000, 1000000, 99999, 1, 0, 10000000,
+						 1000000, 100000 };
 		static const __u32 rings[] = { 4096, 8192, 0, 1U << 20, 4095, (1U << 20) + 1 };
 
 		in.sm.period_ns = chance(w, 900) ? periods[below(w, ARRAY_SIZE(periods))] :
