@@ -409,7 +409,8 @@ struct armpmu_record {
 /*
  * For part of the time since the thread's previous sample its counters
  * were not in the PMU (ARMPMU_COUNTS_INCOMPLETE's causes): the values
- * fall short of what it did.
+ * fall short of what it did. Also for a thread the file keeps no totals
+ * of its own for (beyond ARMPMU_THREADS_KEPT): its values are 0.
  */
 #define ARMPMU_SAMPLE_INCOMPLETE	(1U << 1)
 
@@ -456,7 +457,9 @@ struct armpmu_samples {
 				 * out: bytes of records copied there */
 	__u32 flags;		/* out: ARMPMU_SAMPLES_* */
 	__u64 recorded;		/* out: samples recorded since SET_SAMPLING */
-	__u64 lost;		/* out: samples dropped, full ring, since then */
+	__u64 lost;		/* out: samples dropped, full ring, since then
+				 * (a FORK, EXEC, EXIT or LET_GO record
+				 * dropped counts too, here and in LOST) */
 	__u32 pending;		/* out: bytes of records left in the ring */
 	__u32 reserved[3];	/* in: zero */
 };
