@@ -376,7 +376,7 @@ static bool has_record(__u32 tid, unsigned int type)
 static void test_attribution(void)
 {
 	struct spec sp = {
-		.work = "ratio", .n = icount ? 5000000 : 2000000,
+		.work = "ratio", .n = icount ? 5000000 : 20000000,
 		.attach = ARMPMU_ATTACH_ENABLE_ON_EXEC, .exec = true, .ring = 1 << 18,
 		.who = AS_LAB,
 	};
@@ -397,8 +397,10 @@ static void test_attribution(void)
 			   "attribution: 25% and 75% of the samples, within 10 points",
 		  "%u and %u samples: %u.%u%% in the 1x function", t.in_a, t.in_b,
 		  share_x10 / 10, share_x10 % 10);
-	tap_check(t.in_a + t.in_b >= t.samples * 9 / 10,
-		  "attribution: 90% of the samples in the two functions",
+	/* Without icount, time is the host's: a stall anywhere weighs. */
+	tap_check(t.in_a + t.in_b >= t.samples * (icount ? 9 : 7) / 10,
+		  icount ? "attribution: 90% of the samples in the two functions" :
+			   "attribution: 70% of the samples in the two functions",
 		  "%u of %u", t.in_a + t.in_b, t.samples);
 	tap_check(t.samples && !t.above_top && !t.kernel,
 		  "no sample IP at or above the user address space's top (lab)",
@@ -440,7 +442,7 @@ static void test_attribution(void)
 static void test_follow(void)
 {
 	struct spec sp = {
-		.work = "threads", .n = icount ? 1000000 : 500000,
+		.work = "threads", .n = icount ? 1000000 : 5000000,
 		.attach = ARMPMU_ATTACH_FOLLOW, .ring = 1 << 18, .who = AS_LAB,
 	};
 	struct records r;
