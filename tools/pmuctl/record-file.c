@@ -256,20 +256,23 @@ void record_file_scan(struct record_file *rf, uint64_t now)
 
 /* ---- the driver's records ---- */
 
-int record_file_thread(struct record_file *rf, uint32_t pid, uint32_t tid, uint64_t time)
+int record_file_thread(struct record_file *rf, uint32_t pid, uint32_t tid, uint64_t time,
+		       const char *name)
 {
-	char name[64], comm[32] = "";
+	char path[64], comm[32] = "";
 	struct armpmu_task_record *t;
 	struct process *p;
 	struct held *h;
 	FILE *f;
 
-	snprintf(name, sizeof(name), "/proc/%" PRIu32 "/task/%" PRIu32 "/comm", pid, tid);
-	f = fopen(name, "r");
+	snprintf(path, sizeof(path), "/proc/%" PRIu32 "/task/%" PRIu32 "/comm", pid, tid);
+	f = name ? NULL : fopen(path, "r");
 	if (f) {
 		if (fgets(comm, sizeof(comm), f))
 			comm[strcspn(comm, "\n")] = '\0';
 		fclose(f);
+	} else if (name) {
+		snprintf(comm, sizeof(comm), "%s", name);
 	}
 	p = process(rf, pid, true);
 	if (p && !p->nmaps)

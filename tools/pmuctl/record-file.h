@@ -43,10 +43,12 @@ int record_file_open(struct record_file **rf, const char *path, const struct per
 		     const struct record_source *src);
 
 /*
- * A thread that was running before the recording (-p, -t): its name (from
- * /proc) at @time, and its process's mappings at the next look.
+ * A thread that was there before the recording (-p, -t; a command's
+ * first): its name at @time, @name or else /proc's, and its process's
+ * mappings at the next look.
  */
-int record_file_thread(struct record_file *rf, uint32_t pid, uint32_t tid, uint64_t time);
+int record_file_thread(struct record_file *rf, uint32_t pid, uint32_t tid, uint64_t time,
+		       const char *name);
 
 /* @len bytes of the driver's records, held. 0 or a negative errno (-EPROTO: malformed). */
 int record_file_add(struct record_file *rf, const void *buf, size_t len);
