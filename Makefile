@@ -72,7 +72,8 @@ PROGS := $(patsubst %.c,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.c example
 ASM_PROGS := $(patsubst %.S,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.S)))
 endif
 
-# pmuctl: dynamic, since Debian ships libkmod as a shared library only;
+# pmuctl: dynamic, since Debian ships libkmod as a shared library only
+# (and elfutils' libdw and libelf, which pmuctl report reads symbols with);
 # bound at load time (-z now), so that no run's counts hold symbol lookups.
 PMUCTL := $(OUT)/bin/pmuctl
 PMUCTL_SRCS := $(wildcard tools/pmuctl/*.c)
@@ -135,7 +136,7 @@ $(OUT)/obj/pmuctl/%.o: tools/pmuctl/%.c $(PMUCTL_HDRS)
 $(PMUCTL): $(PMUCTL_OBJS) $(LIB_SHARED)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,-z,now -o $@ $(PMUCTL_OBJS) -L$(OUT)/lib -lpmudev \
-		$(KMOD_LDFLAGS) -lkmod -lm
+		$(KMOD_LDFLAGS) -lkmod -ldw -lelf -lm
 
 # Test programs and examples are static (with libpmudev.a), so they also
 # run as 32-bit programs on arm64 boards and on boards without the library.
