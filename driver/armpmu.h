@@ -24,6 +24,7 @@
 #include <linux/string.h>
 #include <linux/uidgid.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/armpmu.h>
 #include "pmu_probe.h"
 
@@ -157,6 +158,40 @@ struct armpmu_thread_buf {
 struct armpmu_session;
 
 /*
+ * sampling.c: a file's ring of samples and records (ARMPMU_IOC_SET_SAMPLING).
+ * The ring itself is sampling.c's; these are what the other files see.
+ */
+struct armpmu_sampler;
+
+/*
+ * One counted thread's sampling state, in its link (task_mode.c). Touched
+ * only on the CPU where the thread runs, interrupts off: at its switches
+ * and by the sampling tick there; @gen under the file's count_lock.
+ */
+struct armpmu_sample_thread {
+	u32 gen;		/* the file's sampling gen it was set up for */
+	bool incomplete;	/* its counters were out of the PMU for a while */
+	u32 pid, tid;		/* in the opener's PID namespace */
+	u64 left_ns;		/* running time until its next sample */
+	u64 ran_ns;		/* running time since its previous sample, to @in_ns */
+	u64 in_ns;		/* task clock when its current run began */
+	u64 base[ARMPMU_MAX_COUNTERS + 1];	/* its totals at its previous sample */
+	char comm[16];		/* its name before an exec, for LET_GO */
+};
+
+/* A file's sampling: in the session, whether it samples or not. */
+struct armpmu_sampling_file {
+	/* NULL if not sampled; changed under count_lock while stopped. */
+	struct armpmu_sampler *sampler;
+	/*
+	 * Changed, under count_lock, whenever the totals a thread's @base
+	 * refers to are zeroed or set: a thread then starts again from 0.
+	 */
+	u32 gen;
+	wait_queue_head_t wait;		/* poll(2) */
+};
+
+/*
  * What a file does once its mode is chosen: cpu_mode.c and task_mode.c
  * give one each. Called in process context with the session's lock held,
  * except @revoke and @describe (admin.c, with its list of files locked).
@@ -268,6 +303,7 @@ struct armpmu_session {
 	 */
 	u32 read_slow;
 	struct armpmu_read_buf rd;
+	struct armpmu_sampling_file sampling;
 };
 
 #define ARMPMU_READ_MUX		BIT(31)
@@ -313,6 +349,33 @@ static inline int armpmu_snapshot(struct armpmu_session *s, u32 flags)
 	counts->time_enabled = s->time_enabled;
 	counts->time_running = s->time_running;
 	return s->disturbed ? -EIO : 0;
+}
+
+/*
+ * sampling.c: each sampled file's ring, its records and ARMPMU_IOC_SET_SAMPLING,
+ * READ_SAMPLES and poll(2). The writers (tick, probes) hold the file's
+ * count_lock, interrupts off; the calls marked "process" hold its mutex.
+ */
+void armpmu_sampling_init(struct armpmu_session *s);
+void armpmu_sampling_release(struct armpmu_session *s);	/* process */
+int armpmu_sampling_set(struct armpmu_session *s, const struct armpmu_sampling *arg); /* process */
+int armpmu_sampling_read(struct armpmu_session *s, struct armpmu_samples *hdr,
+			 struct armpmu_samples __user *arg);	/* process */
+__poll_t armpmu_sampling_poll(struct armpmu_session *s);
+int armpmu_sampling_check(const struct armpmu_sampling *arg, bool kernel_allowed);
+u64 armpmu_sampling_period(const struct armpmu_session *s);
+void armpmu_sampling_start(struct armpmu_session *s, struct armpmu_sample_thread *st,
+			   struct task_struct *task, bool loaded, u64 now);
+void armpmu_sampling_stop(struct armpmu_sample_thread *st, u64 now);
+void armpmu_sampling_tick(struct armpmu_session *s, struct armpmu_sample_thread *st,
+			  const u64 *total, bool loaded, u64 now);
+void armpmu_sampling_task(struct armpmu_session *s, struct armpmu_sample_thread *st,
+			  u16 type, struct task_struct *task, struct task_struct *parent);
+void armpmu_sampling_ended(struct armpmu_session *s);
+
+static inline void armpmu_sampling_rebase(struct armpmu_session *s)
+{
+	s->sampling.gen++;
 }
 
 /*
@@ -427,6 +490,10 @@ int armpmu_session_attach(struct armpmu_session *s, const struct armpmu_attach *
 int armpmu_session_release_cpu(struct armpmu_session *s, u32 cpu);
 int armpmu_session_release_file(struct armpmu_session *s, u32 id);
 int armpmu_session_regs(struct armpmu_session *s, struct armpmu_regs *regs);
+int armpmu_session_set_sampling(struct armpmu_session *s, const struct armpmu_sampling *arg);
+int armpmu_session_read_samples(struct armpmu_session *s, struct armpmu_samples *hdr,
+				struct armpmu_samples __user *arg);
+__poll_t armpmu_session_poll(struct armpmu_session *s);
 
 /* cdev.c: the character device. */
 int armpmu_cdev_init(void);

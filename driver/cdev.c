@@ -6,6 +6,7 @@
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
+#include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "armpmu.h"
@@ -237,6 +238,25 @@ static long ioctl_regs(struct armpmu_session *s, void __user *arg)
 	return ret;
 }
 
+static long ioctl_set_sampling(struct armpmu_session *s, void __user *arg)
+{
+	struct armpmu_sampling sm;
+
+	if (copy_from_user(&sm, arg, sizeof(sm)))
+		return -EFAULT;
+	return armpmu_session_set_sampling(s, &sm);
+}
+
+/* The records are copied out by sampling.c, straight from the ring. */
+static long ioctl_read_samples(struct armpmu_session *s, struct armpmu_samples __user *arg)
+{
+	struct armpmu_samples hdr;
+
+	if (copy_from_user(&hdr, arg, sizeof(hdr)))
+		return -EFAULT;
+	return armpmu_session_read_samples(s, &hdr, arg);
+}
+
 /* The ioctls whose argument is one __u32. */
 static long ioctl_u32(struct armpmu_session *s, unsigned int cmd,
 		      u32 __user *arg)
@@ -293,6 +313,10 @@ static long dispatch(struct armpmu_session *s, unsigned int cmd,
 		return ioctl_file_status(s, arg);
 	case ARMPMU_IOC_REGS:
 		return ioctl_regs(s, arg);
+	case ARMPMU_IOC_SET_SAMPLING:
+		return ioctl_set_sampling(s, arg);
+	case ARMPMU_IOC_READ_SAMPLES:
+		return ioctl_read_samples(s, arg);
 	case ARMPMU_IOC_BIND:
 	case ARMPMU_IOC_SELECT:
 	case ARMPMU_IOC_SET_DIVIDER:
@@ -316,11 +340,25 @@ static long armpmu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return ret;
 }
 
+/* POLLIN when a sampled file's ring has records to take (see the uAPI). */
+static __poll_t armpmu_poll(struct file *file, struct poll_table_struct *pt)
+{
+	struct armpmu_session *s = file->private_data;
+	__poll_t mask;
+
+	poll_wait(file, &s->sampling.wait, pt);
+	mutex_lock(&s->lock);
+	mask = armpmu_session_poll(s);
+	mutex_unlock(&s->lock);
+	return mask;
+}
+
 static const struct file_operations armpmu_fops = {
 	.owner = THIS_MODULE,
 	.open = armpmu_open,
 	.release = armpmu_release,
 	.read = armpmu_read,
+	.poll = armpmu_poll,
 	.unlocked_ioctl = armpmu_ioctl,
 	/* Every argument has the same layout for 32-bit callers. */
 	.compat_ioctl = compat_ptr_ioctl,

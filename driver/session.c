@@ -51,6 +51,7 @@ void armpmu_session_init(struct armpmu_session *s, struct file *file)
 	INIT_LIST_HEAD(&s->file_node);
 	s->cpu = -1;
 	s->kernel_allowed = kernel_allowed;
+	armpmu_sampling_init(s);
 	armpmu_counters_set_evtype(&s->cfg, ARMPMU_CYCLE_IDX,
 				   pmu_encode_evtype(0, filter));
 	armpmu_cpu_mode_prepare(s);
@@ -78,6 +79,7 @@ void armpmu_session_release(struct armpmu_session *s)
 		return;
 	armpmu_admin_remove(s);
 	s->mode->release(s);
+	armpmu_sampling_release(s);
 	put_pid(s->owner_pid);
 }
 
@@ -287,6 +289,9 @@ int armpmu_session_set_event(struct armpmu_session *s,
 		return -ENOENT;
 	if (s->running)
 		return -EBUSY;
+	/* A sampled file's slots must all be in the PMU at each tick. */
+	if (s->sampling.sampler && s->selected >= s->caps->num_counters)
+		return -EOPNOTSUPP;
 	return program_slot(s, s->selected, pmu_encode_evtype(ev->event, ev->flags),
 			    ev->group);
 }
@@ -415,4 +420,38 @@ int armpmu_session_reset(struct armpmu_session *s)
 	int ret = ensure_mode(s);
 
 	return ret ? ret : s->mode->reset(s);
+}
+
+/*
+ * SET_SAMPLING: its argument first, then a task-mode file (the caller's,
+ * if it had no mode yet) that is not multiplexed; see sampling.c.
+ */
+int armpmu_session_set_sampling(struct armpmu_session *s, const struct armpmu_sampling *arg)
+{
+	int ret = armpmu_sampling_check(arg, s->kernel_allowed);
+
+	ret = ret ? ret : ensure_mode(s);
+	if (ret)
+		return ret;
+	if (s->mode != &armpmu_task_mode || s->mux.on)
+		return -EOPNOTSUPP;
+	return armpmu_sampling_set(s, arg);
+}
+
+/* READ_SAMPLES: @hdr as the caller gave it, records to the room after @arg. */
+int armpmu_session_read_samples(struct armpmu_session *s, struct armpmu_samples *hdr,
+				struct armpmu_samples __user *arg)
+{
+	if (hdr->size < ARMPMU_SAMPLE_SIZE(ARMPMU_MAX_COUNTERS) || hdr->reserved[0] ||
+	    hdr->reserved[1] || hdr->reserved[2])
+		return -EINVAL;
+	if (!s->sampling.sampler)
+		return -EOPNOTSUPP;
+	return armpmu_sampling_read(s, hdr, arg);
+}
+
+/* poll(2): a sampled file's ring. */
+__poll_t armpmu_session_poll(struct armpmu_session *s)
+{
+	return armpmu_sampling_poll(s);
 }

@@ -91,6 +91,7 @@ struct task_link {
 	struct thread_rec *rec;		/* its totals, or NULL if not kept */
 	int cpu;			/* where it last came in counted, or -1 */
 	struct rcu_head rcu;
+	struct armpmu_sample_thread st;	/* if its file is sampled */
 };
 
 #define TASK_LINK_BITS	8
@@ -124,6 +125,13 @@ struct task_cpu {
 	 */
 	bool polling;
 	struct hrtimer poll;
+	/*
+	 * A sampled file's thread runs here: @sample fires when it has run
+	 * its period (sampling.c); armed at its switch-in, cancelled at its
+	 * switch-out.
+	 */
+	struct armpmu_sample_thread *st;
+	struct hrtimer sample;
 };
 
 static DEFINE_PER_CPU(struct task_cpu, task_cpus);
@@ -282,6 +290,14 @@ static __always_inline void unload(struct task_cpu *tc, u64 now)
 	tc->loaded = false;
 }
 
+/* A sampled thread leaves: its timer stops, the rest of its period is kept. */
+static void sample_out(struct task_cpu *tc, u64 now)
+{
+	hrtimer_try_to_cancel(&tc->sample);
+	armpmu_sampling_stop(tc->st, now);
+	tc->st = NULL;
+}
+
 /*
  * The thread running here is switched out (@switched: by the scheduler,
  * a context switch as perf counts them) or exits, or stops being counted:
@@ -292,6 +308,8 @@ static __always_inline void switch_out(struct task_cpu *tc, bool switched)
 	struct armpmu_session *s = tc->cur;
 	u64 now = task_clock();
 
+	if (unlikely(tc->st))
+		sample_out(tc, now);
 	raw_spin_lock(&s->count_lock);
 	if (tc->loaded)
 		unload(tc, now);
@@ -364,6 +382,14 @@ static void arrive(struct armpmu_session *s, struct task_link *link,
 	link->cpu = cpu;
 }
 
+/* A sampled thread comes in: its timer starts with the rest of its period. */
+static void sample_in(struct task_cpu *tc, struct task_link *link, u64 now)
+{
+	armpmu_sampling_start(link->s, &link->st, link->task, tc->loaded, now);
+	tc->st = &link->st;
+	hrtimer_start(&tc->sample, ns_to_ktime(link->st.left_ns), HRTIMER_MODE_REL_PINNED_HARD);
+}
+
 /* @link's thread is running here: count it, if its file is started. */
 static __always_inline void switch_in(struct task_cpu *tc, struct task_link *link)
 {
@@ -377,6 +403,8 @@ static __always_inline void switch_in(struct task_cpu *tc, struct task_link *lin
 		tc->in_ns = now;
 		arrive(s, link, tc->rec);
 		load(tc, s, now);
+		if (unlikely(s->sampling.sampler))
+			sample_in(tc, link, now);
 	}
 	raw_spin_unlock(&s->count_lock);
 }
@@ -455,6 +483,8 @@ static void probe_sched_process_fork(void *data, struct task_struct *parent,
 		rec = keep_rec(link, rec);
 		hash_add_rcu(task_links, &link->hash, (unsigned long)child);
 		list_add(&link->node, &s->tasks);
+		if (unlikely(READ_ONCE(s->sampling.sampler)))
+			armpmu_sampling_task(s, &link->st, ARMPMU_RECORD_FORK, child, parent);
 		link = NULL;
 	} else if (!link) {
 		raw_spin_lock(&s->count_lock);
@@ -485,9 +515,10 @@ static void unlink_task(struct task_link *link)
 
 /*
  * Let go of @task (current): what it counted so far goes to its file,
- * which it leaves. Under links_lock; returns the file it left, or NULL.
+ * which it leaves, and a sampled file gets @record (EXIT or LET_GO).
+ * Under links_lock; returns the file it left, or NULL.
  */
-static struct armpmu_session *let_go(struct task_struct *task)
+static struct armpmu_session *let_go(struct task_struct *task, u16 record)
 {
 	struct armpmu_session *s;
 	struct task_cpu *tc;
@@ -505,7 +536,11 @@ static struct armpmu_session *let_go(struct task_struct *task)
 			link->rec->exited = true;
 			raw_spin_unlock(&s->count_lock);
 		}
+		if (unlikely(READ_ONCE(s->sampling.sampler)))
+			armpmu_sampling_task(s, &link->st, record, task, NULL);
 		unlink_task(link);
+		if (unlikely(READ_ONCE(s->sampling.sampler)) && list_empty(&s->tasks))
+			armpmu_sampling_ended(s);
 		return s;
 	}
 	return NULL;
@@ -522,7 +557,7 @@ static void let_go_exiting(struct task_struct *task)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&links_lock, flags);
-	let_go(task);
+	let_go(task, ARMPMU_RECORD_EXIT);
 	raw_spin_unlock_irqrestore(&links_lock, flags);
 }
 
@@ -633,16 +668,20 @@ static void probe_sched_process_exec(void *data, struct task_struct *task,
 				     pid_t old_pid, struct linux_binprm *bprm)
 {
 	struct armpmu_session *s;
+	struct task_link *link;
 	unsigned long flags;
 
 	rcu_read_lock();
-	s = file_of(current);
+	link = link_of(current);
+	s = link ? link->s : NULL;
 	if (!s || may_go_on(s)) {
+		if (s && unlikely(READ_ONCE(s->sampling.sampler)))
+			armpmu_sampling_task(s, &link->st, ARMPMU_RECORD_EXEC, current, NULL);
 		rcu_read_unlock();
 		return;
 	}
 	raw_spin_lock_irqsave(&links_lock, flags);
-	s = let_go(current);
+	s = let_go(current, ARMPMU_RECORD_LET_GO);
 	if (s) {
 		raw_spin_lock(&s->count_lock);
 		s->exec_left = true;
@@ -672,6 +711,9 @@ static void probe_task_rename(void *data, struct task_struct *task, const char *
 	link = link_of(current);
 	if (link)
 		s = link->s;
+	/* A let-go record names the thread as it was before. */
+	if (s && unlikely(READ_ONCE(s->sampling.sampler)))
+		memcpy(link->st.comm, current->comm, sizeof(link->st.comm));
 	if (s && READ_ONCE(s->armed)) {
 		local_irq_save(flags);
 		raw_spin_lock(&s->count_lock);
@@ -715,6 +757,38 @@ static enum hrtimer_restart poll_task_cpu(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
+/* The totals of the thread running here, or NULL if its file keeps none. */
+static const u64 *thread_total(struct task_cpu *tc)
+{
+	if (tc->rec)
+		return tc->rec->c.total;
+	return tc->cur->follow ? NULL : tc->cur->total;
+}
+
+/* A sampled thread has run its period here (see sampling.c). */
+static enum hrtimer_restart sample_tick(struct hrtimer *timer)
+{
+	struct task_cpu *tc = container_of(timer, struct task_cpu, sample);
+	struct armpmu_session *s = tc->cur;
+	u64 now, period = 0;
+
+	/* As the poll timer's: one migrated off a dead CPU stops. */
+	if (tc != this_cpu_ptr(&task_cpus) || !s || !tc->st)
+		return HRTIMER_NORESTART;
+	raw_spin_lock(&s->count_lock);
+	if (s->sampling.sampler) {
+		now = task_clock();
+		look(tc, now);
+		armpmu_sampling_tick(s, tc->st, thread_total(tc), tc->loaded, now);
+		period = armpmu_sampling_period(s);
+	}
+	raw_spin_unlock(&s->count_lock);
+	if (!period)
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ns_to_ktime(period));
+	return HRTIMER_RESTART;
+}
+
 /*
  * A CPU coming online, on that CPU before any user thread runs there: its
  * poll timer may have been handed to another CPU when it went down, and
@@ -726,6 +800,7 @@ static int task_cpu_online(unsigned int cpu)
 	struct task_cpu *tc = per_cpu_ptr(&task_cpus, cpu);
 
 	hrtimer_cancel(&tc->poll);
+	hrtimer_cancel(&tc->sample);
 	local_irq_disable();
 	tc->polling = false;
 	local_irq_enable();
@@ -836,6 +911,8 @@ int armpmu_task_mode_init(void)
 
 		hrtimer_init(&tc->poll, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		tc->poll.function = poll_task_cpu;
+		hrtimer_init(&tc->sample, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		tc->sample.function = sample_tick;
 	}
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "misc/armpmu:task",
 					task_cpu_online, NULL);
@@ -857,8 +934,10 @@ void armpmu_task_mode_exit(void)
 		unhook();
 	mutex_unlock(&hook_lock);
 	cpuhp_remove_state_nocalls(task_cpu_state);
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		hrtimer_cancel(&per_cpu_ptr(&task_cpus, cpu)->poll);
+		hrtimer_cancel(&per_cpu_ptr(&task_cpus, cpu)->sample);
+	}
 	/* Links and files freed by call_rcu must be gone with the module. */
 	rcu_barrier();
 }
@@ -1023,6 +1102,7 @@ static void zero_counts(struct armpmu_session *s)
 	s->disturbed = false;
 	s->incomplete = false;
 	s->exec_left = false;
+	armpmu_sampling_rebase(s);
 	if (unlikely(s->mux.on))
 		armpmu_mux_zero(&s->mux);
 	else
@@ -1183,13 +1263,17 @@ static int task_program(struct armpmu_session *s, u32 idx, u32 evtype)
 	raw_spin_lock_irq(&s->count_lock);
 	list_for_each_entry(rec, &s->threads, node)
 		rec->c.total[idx] = 0;
+	armpmu_sampling_rebase(s);
 	raw_spin_unlock_irq(&s->count_lock);
 	return 0;
 }
 
 static int task_set_value(struct armpmu_session *s, u32 idx, u64 value)
 {
+	raw_spin_lock_irq(&s->count_lock);
 	s->total[idx] = value;
+	armpmu_sampling_rebase(s);
+	raw_spin_unlock_irq(&s->count_lock);
 	return 0;
 }
 
