@@ -287,7 +287,8 @@ static int probe(struct record *r)
 	struct pmudev *pmu;
 	int ret;
 
-	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND))
+	/* Task mode for pmuctl itself, for a moment: the events need a mode. */
+	if (open_pmu(&pmu, PMUDEV_CPU_ANY, 0))
 		return EXIT_FAILURE;
 	ret = program(r, pmu, true);
 	if (!ret)

@@ -406,10 +406,12 @@ static struct report_row *sample_row(struct reader *rd, uint32_t pid, uint32_t t
 
 static void add_weight(struct reader *rd, struct report_row *rw, int ev, uint64_t w)
 {
-	if (ev < 0 || !rw)
+	/* perf delivers no sample of no weight. */
+	if (ev < 0 || !rw || !w)
 		return;
 	rw->weight[ev] += w;
 	rd->r->totals[ev] += w;
+	rd->r->weighed[ev]++;
 }
 
 static void take_sample(struct reader *rd, const struct perf_event_header *h)

@@ -26,8 +26,9 @@ struct report {
 	unsigned int nevents;
 	char names[REPORT_MAX_EVENTS][64];
 	uint64_t totals[REPORT_MAX_EVENTS];
+	uint64_t weighed[REPORT_MAX_EVENTS];	/* samples that gave the event weight */
 	bool grouped;		/* the file has a group (HEADER_GROUP_DESC) */
-	uint64_t samples, lost;
+	uint64_t samples, lost;		/* samples in the file; the LOST records' sum */
 	struct report_row *rows;
 	size_t nrows;
 };

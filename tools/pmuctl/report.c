@@ -143,14 +143,27 @@ static void print(struct report *r, const struct options *o, const unsigned int 
 	char line[256];
 	int overhead = (int)ncols * 8;
 
+	uint64_t samples = 0, count = 0;
+	char unit = ' ';
+
+	/* perf's figures: each event's weighed samples, and their weights, summed. */
+	for (unsigned int c = 0; c < ncols; c++) {
+		samples += r->weighed[cols[c]];
+		count += r->totals[cols[c]];
+	}
+	for (const char *u = "KMG"; *u && samples > 1000; u++) {
+		samples /= 1000;
+		unit = *u;
+	}
 	printf("# Total Lost Samples: %llu\n#\n", (unsigned long long)r->lost);
-	printf("# Samples: %llu of event%s '", (unsigned long long)r->samples, ncols > 1 ? "s" : "");
+	printf("# Samples: %llu%c of event%s '", (unsigned long long)samples, unit,
+	       ncols > 1 ? "s" : "");
 	if (ncols > 1)
 		printf("%s { ", r->grouped ? "anon group" : "events");
 	for (unsigned int c = 0; c < ncols; c++)
 		printf("%s%s", c ? ", " : "", r->names[cols[c]]);
 	printf("%s'\n", ncols > 1 ? " }" : "");
-	printf("# Event count (approx.): %llu\n#\n", (unsigned long long)r->totals[cols[0]]);
+	printf("# Event count (approx.): %llu\n#\n", (unsigned long long)count);
 
 	for (unsigned int k = 0; k < o->nkeys; k++) {
 		width[k] = (int)strlen(key_titles[o->keys[k]]);
