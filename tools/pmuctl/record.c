@@ -51,8 +51,8 @@ static const char help[] =
 	"or Hotspot.\n"
 	"\n"
 	"  -e, --event EVENTS   events read at each sample, comma-separated, as\n"
-	"                       pmuctl stat -e takes them (default: cycles,instructions);\n"
-	"                       user mode only\n"
+	"                       pmuctl stat -e takes them (default: cycles,instructions,\n"
+	"                       the latter where the core counts it); user mode only\n"
 	"  -F, --freq HZ        samples per second of running time (default 4000)\n"
 	"  -c, --count NS       or a sample every NS nanoseconds of running time\n"
 	"  -o, --output FILE    the file (default perf.data; an old one becomes FILE.old)\n"
@@ -72,6 +72,7 @@ struct record {
 	uint64_t freq, period_ns;
 	pid_t pid, tid;
 	bool quiet;
+	bool defaults;		/* no -e: an event the core lacks is left out */
 	char **cmd;
 	struct pmudev *files[MAX_FILES];
 	int nfiles;
@@ -220,6 +221,14 @@ static int program(struct record *r, struct pmudev *pmu, bool first)
 		/* Samples are of user mode: so are the counts that weigh them. */
 		snprintf(spec, sizeof(spec), "%s%s", r->events[i], strchr(r->events[i], ':') ? "" : ":u");
 		idx = pmudev_add_event(pmu, spec);
+		if (idx == -ENOENT && first && r->defaults) {
+			/* instructions where QEMU counts none (no icount) */
+			memmove(&r->events[i], &r->events[i + 1],
+				(size_t)(r->nevents - i - 1) * sizeof(r->events[0]));
+			r->nevents--;
+			i--;
+			continue;
+		}
 		if (idx < 0) {
 			if (pmudev_event_error(spec, pmudev_info(pmu), why, sizeof(why)))
 				return fail("%s", why);
@@ -479,7 +488,8 @@ int cmd_record(int argc, char **argv)
 	ret = parse(argc, argv, &r);
 	if (ret)
 		return ret;
-	if (!r.nevents)
+	r.defaults = !r.nevents;
+	if (r.defaults)
 		add_events(&r, default_events);
 	if (!r.freq && !r.period_ns)
 		r.freq = DEFAULT_FREQ;
@@ -495,6 +505,7 @@ int cmd_record(int argc, char **argv)
 	ret = probe(&r);
 	if (ret)
 		return ret;
+	r.cfg.nevents = (unsigned int)r.nevents + 1;
 	keep_old(r.output);
 	err = record_file_open(&r.rf, r.output, &r.cfg, r.src);
 	if (err) {
