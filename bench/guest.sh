@@ -9,6 +9,8 @@
 # 2. direct: user-mode reads of the same counters, as lab, while the
 #    test-only module bench_userenr.ko opens the PMU to user mode (then
 #    unloaded);
+# 2b. samples: what one sample costs, armpmu's as lab (sample-bench
+#    armpmu) and perf's cpu-clock:u as root (sample-bench perf);
 # 3. perf (--perf, arm64 boards): perf_event_open's reads, as lab, with
 #    perf_event_paranoid at -1 and no armpmu file open;
 # 4. switch: context switches, as lab, plain, with armpmu's probe hooked
@@ -37,6 +39,8 @@ else
 	echo "bench: bench_userenr.ko did not load" >&2
 	status=1
 fi
+su lab -c 'sample-bench armpmu' || status=1
+sample-bench perf || status=1
 if [ "$1" = --perf ]; then
 	sysctl -q -w kernel.perf_event_paranoid=-1 || status=1
 	su lab -c 'armpmu-bench perf' || status=1

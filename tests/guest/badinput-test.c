@@ -228,6 +228,22 @@ static void fill_threads_none(void *arg)
 	memcpy(arg, &th, sizeof(th));
 }
 
+/* SET_SAMPLING off: valid on any fresh file (it counts the caller). */
+static void fill_sampling_off(void *arg)
+{
+	struct armpmu_sampling sm = { .period_ns = 0 };
+
+	memcpy(arg, &sm, sizeof(sm));
+}
+
+/* READ_SAMPLES with room for the largest sample: a fresh file is not sampled. */
+static void fill_samples(void *arg)
+{
+	struct armpmu_samples hdr = { .size = ARMPMU_SAMPLE_SIZE(ARMPMU_MAX_COUNTERS) };
+
+	memcpy(arg, &hdr, sizeof(hdr));
+}
+
 static void fill_status(void *arg)
 {
 	struct armpmu_cpu_status st = { .cpu = 0 };
@@ -267,6 +283,10 @@ static const struct call calls[] = {
 	  fill_read_none, 0, 0, false, false },
 	{ "READ_THREADS", ARMPMU_IOC_READ_THREADS, sizeof(struct armpmu_threads), true,
 	  fill_threads_none, 0, 0, false, false },
+	{ "SET_SAMPLING", ARMPMU_IOC_SET_SAMPLING, sizeof(struct armpmu_sampling), false,
+	  fill_sampling_off, 0, 0, false, false },
+	{ "READ_SAMPLES", ARMPMU_IOC_READ_SAMPLES, sizeof(struct armpmu_samples), true,
+	  fill_samples, EOPNOTSUPP, EOPNOTSUPP, false, false },
 	/* Every user's counts: root's only. */
 	{ "REGS", ARMPMU_IOC_REGS, sizeof(struct armpmu_regs), true, fill_cpu0, 0, EPERM,
 	  false, false },
@@ -425,6 +445,22 @@ static void walk_reserved(void)
 			    i ? "FILE_STATUS reserved[3] =" : "FILE_STATUS reserved[1] =",
 			    patterns[p]);
 		}
+		for (i = 0; i < 4; i++) {
+			struct armpmu_sampling sm = { .period_ns = 1000000, .ring_bytes = 4096 };
+			struct armpmu_samples hdr = {
+				.size = ARMPMU_SAMPLE_SIZE(ARMPMU_MAX_COUNTERS),
+			};
+			char what[64];
+
+			sm.reserved[i] = patterns[p];
+			snprintf(what, sizeof(what), "SET_SAMPLING reserved[%u] =", i);
+			row(on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &sm), EINVAL, what, patterns[p]);
+			if (i == 3)
+				break;
+			hdr.reserved[i] = patterns[p];
+			snprintf(what, sizeof(what), "READ_SAMPLES reserved[%u] =", i);
+			row(on_fresh_file(ARMPMU_IOC_READ_SAMPLES, &hdr), EINVAL, what, patterns[p]);
+		}
 		for (i = 0; i < 3; i++) {
 			char what[64];
 
@@ -449,7 +485,7 @@ static void walk_flags(void)
 	unsigned int bit, wrong_event = 0, wrong_filter = 0;
 	int kernel_want = who == AS_ROOT ? 0 : EACCES;
 
-	unsigned int wrong_attach = 0;
+	unsigned int wrong_attach = 0, wrong_sampling = 0;
 
 	for (bit = 2; bit < 32; bit++) {
 		struct armpmu_event ev = { .event = ARMPMU_EV_CPU_CYCLES, .flags = EXCL_K | 1U << bit };
@@ -465,6 +501,20 @@ static void walk_flags(void)
 		if (on_fresh_file(ARMPMU_IOC_ATTACH, &at) != EINVAL)
 			wrong_attach |= 1U << bit;
 	}
+	for (bit = 1; bit < 32; bit++) {
+		struct armpmu_sampling sm = { .period_ns = 1000000, .ring_bytes = 4096,
+					      .flags = 1U << bit };
+
+		if (on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &sm) != EINVAL)
+			wrong_sampling |= 1U << bit;
+	}
+	snprintf(name, sizeof(name),
+		 "%s: SET_SAMPLING with each undefined flag bit (1-31): EINVAL", user_name(who));
+	tap_check(!wrong_sampling, name, "not EINVAL for the bits %#x", wrong_sampling);
+	row(on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &(struct armpmu_sampling){
+		.period_ns = 1000000, .ring_bytes = 4096, .flags = ARMPMU_SAMPLING_KERNEL }),
+	    who == AS_ROOT ? 0 : EACCES, "SET_SAMPLING of kernel-mode ticks, flags",
+	    ARMPMU_SAMPLING_KERNEL);
 	snprintf(name, sizeof(name),
 		 "%s: ATTACH with each undefined flag bit (2-31): EINVAL", user_name(who));
 	tap_check(!wrong_attach, name, "not EINVAL for the bits %#x", wrong_attach);
@@ -498,6 +548,24 @@ static void walk_ranges(void)
 
 	row(u32_on_fresh(ARMPMU_IOC_SELECT, num_counters), 0,
 	    "SELECT the number of counters (a multiplexed slot),", num_counters);
+	/* Sampling's period and ring: sample_rate_max's and sample_ring_kb_max's defaults. */
+	row(on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &(struct armpmu_sampling){
+		.period_ns = 1, .ring_bytes = 4096 }), ERANGE, "SET_SAMPLING period_ns", 1);
+	row(on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &(struct armpmu_sampling){
+		.period_ns = 99999, .ring_bytes = 4096 }), ERANGE, "SET_SAMPLING period_ns", 99999);
+	row(on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &(struct armpmu_sampling){
+		.period_ns = 100000, .ring_bytes = 4096 }), 0, "SET_SAMPLING period_ns", 100000);
+	row(on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &(struct armpmu_sampling){
+		.period_ns = 1000000, .ring_bytes = 0xffffffffU }), E2BIG,
+	    "SET_SAMPLING ring_bytes", 0xffffffffU);
+	row(on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &(struct armpmu_sampling){
+		.period_ns = 1000000, .ring_bytes = 1U << 20 }), 0, "SET_SAMPLING ring_bytes",
+	    1U << 20);
+	row(on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &(struct armpmu_sampling){
+		.period_ns = 1000000, .ring_bytes = 0 }), EINVAL, "SET_SAMPLING ring_bytes", 0);
+	row(on_fresh_file(ARMPMU_IOC_READ_SAMPLES, &(struct armpmu_samples){
+		.size = ARMPMU_SAMPLE_SIZE(ARMPMU_MAX_COUNTERS) - 1 }), EINVAL,
+	    "READ_SAMPLES size", ARMPMU_SAMPLE_SIZE(ARMPMU_MAX_COUNTERS) - 1);
 	row(u32_on_fresh(ARMPMU_IOC_SELECT, ARMPMU_MAX_COUNTERS - 1), 0,
 	    "SELECT the last slot,", ARMPMU_MAX_COUNTERS - 1);
 	row(u32_on_fresh(ARMPMU_IOC_SELECT, ARMPMU_CYCLE_COUNTER), EINVAL,
@@ -662,7 +730,9 @@ static void walk_enotty(void)
 		{ "READ's number without its argument", _IO(ARMPMU_IOC_MAGIC, 0x09) },
 		{ "READ_SLOTS' number with the wrong size", _IOWR(ARMPMU_IOC_MAGIC, 0x12, __u64) },
 		{ "READ_THREADS' number with the wrong size", _IOWR(ARMPMU_IOC_MAGIC, 0x13, __u64) },
-		{ "armpmu's magic, number 0x14 (one past READ_THREADS)", _IO(ARMPMU_IOC_MAGIC, 0x14) },
+		{ "SET_SAMPLING's number with the wrong size", _IOW(ARMPMU_IOC_MAGIC, 0x14, __u64) },
+		{ "READ_SAMPLES' number with the wrong size", _IOWR(ARMPMU_IOC_MAGIC, 0x15, __u64) },
+		{ "armpmu's magic, number 0x16 (one past READ_SAMPLES)", _IO(ARMPMU_IOC_MAGIC, 0x16) },
 		{ "START's number with an argument", _IOW(ARMPMU_IOC_MAGIC, 0x07, __u32) },
 		{ "INFO's number and size, another magic",
 		  _IOR(ARMPMU_IOC_MAGIC + 1, 0x01, struct armpmu_info) },

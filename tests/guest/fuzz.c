@@ -563,8 +563,16 @@ static int pick_fd(struct worker *w, const char **kind, int *slot)
 
 enum argkind {
 	A_NONE, A_CPU, A_INDEX, A_EVENT, A_DIVIDER, A_FLAGS, A_VALUE, A_STATUS,
-	A_OUT, A_ATTACH, A_FILE, A_FILE_ID, A_REGS, A_SLOTS, A_THREADS,
+	A_OUT, A_ATTACH, A_FILE, A_FILE_ID, A_REGS, A_SLOTS, A_THREADS, A_SAMPLING,
+	A_SAMPLES,
 };
+
+/*
+ * READ_SAMPLES' room after its header. A call's size is at most this, or
+ * one the driver refuses (below the largest sample): the driver writes
+ * whole records up to the size it is given.
+ */
+#define SAMPLES_ROOM	2048
 
 /*
  * READ_THREADS' room: entries of every slot after the header. A call asks
@@ -603,12 +611,20 @@ static const struct ioc_desc {
 	  sizeof(struct armpmu_read) + ARMPMU_MAX_COUNTERS * sizeof(struct armpmu_slot) },
 	{ "READ_THREADS", ARMPMU_IOC_READ_THREADS, A_THREADS,
 	  sizeof(struct armpmu_threads) + THREADS_ROOM * THREAD_BYTES },
+	{ "SET_SAMPLING", ARMPMU_IOC_SET_SAMPLING, A_SAMPLING, sizeof(struct armpmu_sampling) },
+	{ "READ_SAMPLES", ARMPMU_IOC_READ_SAMPLES, A_SAMPLES,
+	  sizeof(struct armpmu_samples) + SAMPLES_ROOM },
 };
 
 static const int only_efault[] = { EFAULT, 0 };
 static const int only_not_enotty[] = {
 	EACCES, EALREADY, EBUSY, ECANCELED, EFAULT, EINVAL, EIO, ENODEV, ENOENT,
 	ENOSPC, ENXIO, EOPNOTSUPP, EPERM, ESRCH, 0
+};
+/* SET_SAMPLING's own: a period, a ring, memory. */
+static const int only_sampling[] = {
+	E2BIG, EACCES, EBUSY, ECANCELED, EFAULT, EINVAL, ENODEV, ENOMEM, EOPNOTSUPP,
+	ERANGE, ESRCH, 0
 };
 /* Calls that never bind: no EBUSY, ENXIO from binding. */
 static const int only_watcher[] = { EFAULT, EINVAL, ENODEV, ENOENT, EPERM, 0 };
@@ -719,6 +735,49 @@ static void check_read_slots(struct worker *w, struct call *c, const struct ptr 
  * its own times, flags only the documented ones, no slot values where the
  * file kept none.
  */
+/*
+ * READ_SAMPLES: as READ_THREADS, the header read first; what it gave must
+ * be whole records of the kinds there are, no more than the room.
+ */
+static void check_read_samples(struct worker *w, struct call *c, const struct ptr *p,
+			       const struct armpmu_samples *in, int err)
+{
+	struct armpmu_samples out;
+	struct armpmu_record h;
+	bool straddles = p->kind == PK_STRADDLE;
+	size_t off = 0, len;
+
+	if (!readable(p) && !(straddles && p->fill_len >= sizeof(*in))) {
+		done(w, c, OP_IOCTL, err, only_efault);
+		return;
+	}
+	done(w, c, OP_IOCTL, err, only_not_enotty);
+	if (err)
+		return;
+	if (!writable(p) && !straddles) {
+		FAIL_AFTER(w, F_WRONG, c, "success with a pointer it cannot write");
+		return;
+	}
+	memcpy(&out, p->fill, sizeof(out));
+	len = out.size;
+	if (len > in->size || sizeof(out) + len > p->fill_len || len % 8 ||
+	    out.flags & ~ARMPMU_SAMPLES_ENDED) {
+		FAIL_AFTER(w, F_OUTPUT, c, "READ_SAMPLES gave %zu bytes (room %u), flags %#x",
+			   len, in->size, out.flags);
+		return;
+	}
+	while (off < len) {
+		memcpy(&h, (char *)p->fill + sizeof(out) + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8 || off + h.size > len ||
+		    h.type < ARMPMU_RECORD_SAMPLE || h.type > ARMPMU_RECORD_LET_GO) {
+			FAIL_AFTER(w, F_OUTPUT, c, "READ_SAMPLES record at %zu: type %u size %u",
+				   off, h.type, h.size);
+			return;
+		}
+		off += h.size;
+	}
+}
+
 static void check_read_threads(struct worker *w, struct call *c, const struct ptr *p,
 			       const struct armpmu_threads *in, int err)
 {
@@ -841,6 +900,11 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 			struct armpmu_threads hdr;
 			char room[THREADS_ROOM * THREAD_BYTES];
 		} th;
+		struct armpmu_sampling sm;
+		struct {
+			struct armpmu_samples hdr;
+			char room[SAMPLES_ROOM];
+		} smp;
 	} in, out;
 	const char *fdkind = "(watcher)";
 	struct call c;
@@ -920,6 +984,25 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		/* More than the room: only with slots the driver refuses. */
 		if (in.th.hdr.nr > THREADS_ROOM && in.th.hdr.slots <= ARMPMU_MAX_COUNTERS)
 			in.th.hdr.slots = ARMPMU_MAX_COUNTERS + 1 + below(w, 2);
+		break;
+	case A_SAMPLING: {
+		static const __u64 periods[] = { 0, 100000, 1000000, 99999, 1 };
+		static const __u32 rings[] = { 4096, 8192, 0, 1U << 20, 4095, (1U << 20) + 1 };
+
+		in.sm.period_ns = chance(w, 900) ? periods[below(w, ARRAY_SIZE(periods))] :
+				  rnd64(w);
+		in.sm.ring_bytes = chance(w, 900) ? rings[below(w, ARRAY_SIZE(rings))] : rnd(w);
+		in.sm.flags = chance(w, 900) ? below(w, 2) : rnd(w);
+		in.sm.reserved[below(w, 4)] = reserved(w);
+		break;
+	}
+	case A_SAMPLES:
+		memset(&in, 0xa5, sizeof(in));
+		in.smp.hdr.size = chance(w, 900) ? SAMPLES_ROOM - 8 * below(w, 200) :
+				  below(w, ARMPMU_SAMPLE_SIZE(ARMPMU_MAX_COUNTERS));
+		in.smp.hdr.reserved[0] = reserved(w);
+		in.smp.hdr.reserved[1] = reserved(w);
+		in.smp.hdr.reserved[2] = reserved(w);
 		break;
 	case A_ATTACH:
 		/* Itself, a thread that does not exist, init (root's), noise. */
@@ -1001,6 +1084,14 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 		case A_FILE:
 			call_arg(&c, in.fst.id);
 			break;
+		case A_SAMPLING:
+			call_arg(&c, in.sm.period_ns);
+			call_arg(&c, in.sm.ring_bytes);
+			call_arg(&c, in.sm.flags);
+			break;
+		case A_SAMPLES:
+			call_arg(&c, in.smp.hdr.size);
+			break;
 		case A_OUT:
 			break;
 		default:
@@ -1014,6 +1105,11 @@ static void op_real_ioctl(struct worker *w, bool watcher)
 	} else if (d->arg == A_THREADS) {
 		check_read_threads(w, &c, &p, &in.th.hdr, err);
 		return;
+	} else if (d->arg == A_SAMPLES) {
+		check_read_samples(w, &c, &p, &in.smp.hdr, err);
+		return;
+	} else if (d->arg == A_SAMPLING && readable(&p)) {
+		done(w, &c, OP_IOCTL, err, only_sampling);
 	} else if (d->arg != A_NONE && !readable(&p) && (d->arg != A_OUT)) {
 		/* Input copied first: a pointer it cannot read is EFAULT, always. */
 		done(w, &c, OP_IOCTL, err, only_efault);
@@ -1082,6 +1178,9 @@ static void op_magic_ioctl(struct worker *w)
 	/* RELEASE from root is op_release's, rarely. */
 	if (req == ARMPMU_IOC_RELEASE && w->role == AS_ROOT)
 		req = _IOC(dir, ARMPMU_IOC_MAGIC, 0x0e, size);
+	/* READ_SAMPLES writes as much as its header says: op_ioctl's, with its room. */
+	if (req == ARMPMU_IOC_READ_SAMPLES)
+		req = _IOC(dir, ARMPMU_IOC_MAGIC, 0x16, size);
 	fd = pick_fd(w, &fdkind, &slot);
 	p = pick_ptr(w, size);
 	if (p.fill)

@@ -85,6 +85,8 @@ suite fuzz --calls "$calls" --seed "$seed" $no_counting
 # ...and again while CPUs go offline and come back under the files.
 # shellcheck disable=SC2086
 suite fuzz --calls "$calls" --seed $((seed + 1)) --cpu-hotplug $no_counting
+# A sampled forking, threading program while CPU 1 goes off and on.
+[ -n "$no_counting" ] || suite sample-test --hostile
 # Claims racing CPU 1 going offline: nothing of a closed file left behind.
 # shellcheck disable=SC2086
 suite race-test $no_counting

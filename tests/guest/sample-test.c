@@ -809,6 +809,7 @@ int main(int argc, char **argv)
 	}
 	if (hostile) {
 		test_hostile();
+		test_kernel_log();
 		return tap_done();
 	}
 	pin(0);
@@ -819,5 +820,6 @@ int main(int argc, char **argv)
 	test_let_go();
 	test_tiny_ring();
 	test_kernel_samples();
+	test_kernel_log();
 	return tap_done();
 }

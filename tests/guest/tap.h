@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <unistd.h>
 
 struct tap_state {
 	unsigned int run;
@@ -99,6 +100,42 @@ static inline int tap_done(void)
 	       tap.skipped);
 	fflush(stdout);
 	return tap.failed ? 1 : 0;
+}
+
+/*
+ * Instead of tap_done(): the run goes on in @prog (the one next to this
+ * program if @self names its folder, else found on PATH), which takes the
+ * tally with --tap-run, --tap-failed and --tap-skipped, numbers on and
+ * prints the plan; @opts (NULL-ended, at most 4) are its other options.
+ * Returns only if @prog cannot be executed.
+ */
+static inline int tap_then(const char *prog, const char *self, const char *const opts[])
+{
+	char path[256], run[16], failed[16], skipped[16];
+	const char *argv[12];
+	const char *slash = strrchr(self, '/');
+	unsigned int i = 0;
+
+	snprintf(path, sizeof(path), "%.*s/%s", slash ? (int)(slash - self) : 0, self, prog);
+	snprintf(run, sizeof(run), "%u", tap.run);
+	snprintf(failed, sizeof(failed), "%u", tap.failed);
+	snprintf(skipped, sizeof(skipped), "%u", tap.skipped);
+	argv[i++] = prog;
+	argv[i++] = "--tap-run";
+	argv[i++] = run;
+	argv[i++] = "--tap-failed";
+	argv[i++] = failed;
+	argv[i++] = "--tap-skipped";
+	argv[i++] = skipped;
+	while (*opts && i < 11)
+		argv[i++] = *opts++;
+	argv[i] = NULL;
+	fflush(stdout);
+	if (slash)
+		execv(path, (char *const *)argv);
+	execvp(prog, (char *const *)argv);
+	tap_check(false, prog, "cannot execute it: %s", strerror(errno));
+	return tap_done();
 }
 
 /* errno values by name, for diagnostics ("expected EFAULT, got EINVAL"). */

@@ -4,13 +4,15 @@
  * runs. Runs as root in the guest (switching to lab where a test says so),
  * prints TAP.
  *
- *   task-test [--icount] [--compat]
+ *   task-test [--icount] [--compat] [--then PROGRAM]
  *
  * With --icount (QEMU's exact mode, one CPU) user-mode instruction counts
  * are exact and asserted so, with a busy neighbour process on the same CPU
  * that a task-mode file must not count. Without it, counts are CPU_CYCLES
  * and checked for what is true: positive, ordered, within the time that
  * passed. --compat: this is a 32-bit build on a 64-bit kernel, and says so.
+ * --then PROGRAM: the run goes on in PROGRAM (sample-test), with the same
+ * options, numbering on (tap_then).
  */
 #include <getopt.h>
 #include <linux/perf_event.h>
@@ -782,10 +784,12 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "icount", no_argument, NULL, 'i' },
 		{ "compat", no_argument, NULL, 'C' },
+		{ "then", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct armpmu_info info;
+	const char *then = NULL, *then_opts[3] = { NULL };
 	bool compat = false;
 	struct utsname u;
 	int opt, fd, err;
@@ -795,8 +799,10 @@ int main(int argc, char **argv)
 			icount = true;
 		} else if (opt == 'C') {
 			compat = true;
+		} else if (opt == 't') {
+			then = optarg;
 		} else {
-			fprintf(stderr, "usage: task-test [--icount] [--compat]\n");
+			fprintf(stderr, "usage: task-test [--icount] [--compat] [--then PROGRAM]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
@@ -829,5 +835,10 @@ int main(int argc, char **argv)
 	test_switches();
 	test_admin();
 	test_kernel_log();
+	if (then) {
+		then_opts[0] = icount ? "--icount" : NULL;
+		then_opts[icount] = compat ? "--compat" : NULL;
+		return tap_then(then, argv[0], then_opts);
+	}
 	return tap_done();
 }

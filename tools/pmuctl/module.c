@@ -224,7 +224,12 @@ int cmd_load(int argc, char **argv)
 		       "  cpu_mode_for_all=Y  let every user who may open the device count whole\n"
 		       "                      CPUs (default N: CAP_PERFMON or CAP_SYS_ADMIN only);\n"
 		       "                      also writable later in\n"
-		       "                      /sys/module/armpmu/parameters/cpu_mode_for_all\n");
+		       "                      /sys/module/armpmu/parameters/cpu_mode_for_all\n"
+		       "  sample_rate_max=HZ  the highest sampling rate a file may ask for, per\n"
+		       "                      CPU (default 10000; 0: no sampling)\n"
+		       "  sample_ring_kb_max=KIB\n"
+		       "                      the largest ring of samples a file may ask for\n"
+		       "                      (default 1024)\n");
 		return EXIT_SUCCESS;
 	}
 	return with_kmod(load, argc, argv);
