@@ -184,23 +184,21 @@ static int parse(int argc, char **argv, struct record *r)
 	return 0;
 }
 
-/* perf's type and config for an event name: its generic events by name, else raw. */
+/*
+ * perf's type and config for an event name: perf's generic hardware events
+ * by name (libpmudev lists them in perf's own order, PERF_COUNT_HW_CPU_CYCLES
+ * 0 to PERF_COUNT_HW_BRANCH_MISSES 5), else the raw event number.
+ */
 static void perf_event_of(const char *spec, const struct armpmu_info *info,
 			  struct perfdata_event *e)
 {
-	static const char *const generic[] = {
-		[PERF_COUNT_HW_CPU_CYCLES] = "cycles",
-		[PERF_COUNT_HW_INSTRUCTIONS] = "instructions",
-		[PERF_COUNT_HW_CACHE_REFERENCES] = "cache-references",
-		[PERF_COUNT_HW_CACHE_MISSES] = "cache-misses",
-		[PERF_COUNT_HW_BRANCH_INSTRUCTIONS] = "branches",
-		[PERF_COUNT_HW_BRANCH_MISSES] = "branch-misses",
-	};
 	size_t len = strcspn(spec, ":");
 	struct pmudev_event ev = { 0 };
+	const char *alias;
 
-	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++) {
-		if (strlen(generic[i]) == len && !strncasecmp(spec, generic[i], len)) {
+	for (unsigned int i = 0; i <= PERF_COUNT_HW_BRANCH_MISSES && (alias = pmudev_perf_alias(i));
+	     i++) {
+		if (strlen(alias) == len && !strncasecmp(spec, alias, len)) {
 			e->type = PERF_TYPE_HARDWARE;
 			e->config = i;
 			return;
