@@ -8,10 +8,12 @@
  * a FORK, 400 samples (one in four in work_one), in two batches whose
  * CPUs interleave in time, the EXITs, and with "lost" a LOST record.
  * Each sample ran 250 us, counted 1,000 cycles in work_one and 3,000 in
- * work_three, and 500 instructions in slot 2. tests/host/record-test
- * reads the file with perf.
+ * work_three, and 500 instructions in slot 2. With "late LIBRARY" the
+ * program opens LIBRARY after the first look at its mappings, a second
+ * look finds it, and the second batch's samples of work_one are in its
+ * late_work instead. tests/host/record-test reads the file with perf.
  *
- *   record-unit OUT PROGRAM [lost]
+ *   record-unit OUT PROGRAM [lost | late LIBRARY]
  */
 #include <errno.h>
 #include <signal.h>
@@ -71,7 +73,8 @@ static void add(struct record_file *rf, const void *buf, size_t len)
 int main(int argc, char **argv)
 {
 	int to[2], from[2], err;
-	unsigned long one, three;
+	unsigned long one, three, late = 0;
+	bool with_late = argc > 4 && !strcmp(argv[3], "late");
 	struct perfdata_config cfg = {
 		.nevents = 3, .freq = true, .period = 4000, .exclude_kernel = true,
 		.argc = argc, .argv = argv,
@@ -83,7 +86,7 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	if (argc < 3)
-		return fprintf(stderr, "usage: record-unit OUT PROGRAM [lost]\n"), 2;
+		return fprintf(stderr, "usage: record-unit OUT PROGRAM [lost | late LIBRARY]\n"), 2;
 	subcommand = "record";
 	if (pipe(to) || pipe(from))
 		return perror("pipe"), 1;
@@ -93,7 +96,7 @@ int main(int argc, char **argv)
 		dup2(from[1], 1);
 		close(to[1]);
 		close(from[0]);
-		execl(argv[2], argv[2], (char *)NULL);
+		execl(argv[2], argv[2], with_late ? argv[4] : (char *)NULL, (char *)NULL);
 		_exit(127);
 	}
 	close(to[0]);
@@ -123,6 +126,12 @@ int main(int argc, char **argv)
 	add(rf, &t, sizeof(t));
 	/* The program's mappings, looked at after its exec. */
 	record_file_scan(rf, t0 + 1000);
+	if (with_late) {
+		/* It opens the library; the next look finds it. */
+		if (write(to[1], "\n", 1) != 1 || fscanf(in, "%lx", &late) != 1)
+			return fprintf(stderr, "record-unit: %s opened no %s\n", argv[2], argv[4]), 1;
+		record_file_scan(rf, t0 + 1500);
+	}
 
 	/* Two batches: CPU 1's samples, then CPU 0's, their times interleaved. */
 	for (int batch = 0; batch < 2; batch++) {
@@ -138,7 +147,7 @@ int main(int argc, char **argv)
 					.pid = pid, .tid = cpu ? tid2 : (uint32_t)pid,
 					.time = t0 + 2000 + (uint64_t)k * PERIOD_NS,
 				};
-				s.s.ip = (in_one ? one : three) + 4;
+				s.s.ip = (in_one ? batch && late ? late : one : three) + 4;
 				s.s.nr = 3;
 				s.s.period = PERIOD_NS;
 				s.s.cycles = in_one ? 1000 : 3000;

@@ -133,7 +133,14 @@ static int by_share(const void *a, const void *b)
 	for (unsigned int i = 0; i < sort_report->nevents; i++)
 		if (x->weight[i] != y->weight[i])
 			return x->weight[i] > y->weight[i] ? -1 : 1;
-	return strcmp(x->key[0], y->key[0]);
+	/* Ties as perf orders them: by the keys, in order. */
+	for (unsigned int k = 0; k < REPORT_MAX_KEYS && x->key[k]; k++) {
+		int c = strcmp(x->key[k], y->key[k]);
+
+		if (c)
+			return c;
+	}
+	return 0;
 }
 
 static void print(struct report *r, const struct options *o, const unsigned int *cols,
