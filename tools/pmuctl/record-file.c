@@ -6,13 +6,17 @@
  * /proc/PID/maps finds new (record-file.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/sysmacros.h>
 #include <linux/armpmu.h>
+#include <elfutils/libdwelf.h>
+#include <libelf.h>
 
 #include "pmuctl.h"
 #include "record-file.h"
@@ -54,6 +58,8 @@ struct record_file {
 	struct process *procs;
 	size_t nprocs;
 	struct record_stats stats;
+	char **paths;		/* every file mapped, for their build IDs */
+	size_t npaths;
 	int error;
 };
 
@@ -166,6 +172,48 @@ static void inherit_maps(struct record_file *rf, struct process *to, const struc
 	}
 }
 
+/* A file mapped, once, for the BUILD_ID feature at the end. */
+static void remember_path(struct record_file *rf, const char *path)
+{
+	char **paths;
+
+	if (*path != '/')
+		return;
+	for (size_t i = 0; i < rf->npaths; i++)
+		if (!strcmp(rf->paths[i], path))
+			return;
+	paths = realloc(rf->paths, (rf->npaths + 1) * sizeof(*paths));
+	if (!paths || !(paths[rf->npaths] = strdup(path))) {
+		if (paths)
+			rf->paths = paths;
+		return;		/* a build ID less: perf goes by the path */
+	}
+	rf->paths = paths;
+	rf->npaths++;
+}
+
+/* Each mapped file's GNU build ID, as perf record lists them (with elfutils). */
+static void add_build_ids(struct record_file *rf)
+{
+	elf_version(EV_CURRENT);
+	for (size_t i = 0; i < rf->npaths; i++) {
+		int fd = open(rf->paths[i], O_RDONLY | O_CLOEXEC);
+		const void *id;
+		ssize_t len;
+		Elf *elf;
+
+		if (fd < 0)
+			continue;
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		len = elf ? dwelf_elf_gnu_build_id(elf, &id) : -1;
+		if (len > 0 && len <= 20)
+			perfdata_build_id(rf->pd, rf->paths[i], id, (size_t)len);
+		if (elf)
+			elf_end(elf);
+		close(fd);
+	}
+}
+
 /* One line of /proc/PID/maps: true for an executable mapping perf would record. */
 static bool parse_map(char *line, struct mapping *m)
 {
@@ -224,6 +272,7 @@ static void scan(struct record_file *rf, struct process *p, uint64_t now)
 		}
 		p->maps = k;
 		p->maps[p->nmaps++] = m;
+		remember_path(rf, m.path);
 		h = hold(rf, p->since, ORDER_MAP);
 		if (!h)
 			break;
@@ -488,7 +537,11 @@ int record_file_close(struct record_file *rf, struct record_stats *st)
 	int err = record_file_flush(rf, UINT64_MAX), err2;
 
 	record_file_stats(rf, st);
+	add_build_ids(rf);
 	err2 = perfdata_finish(rf->pd);
+	for (size_t i = 0; i < rf->npaths; i++)
+		free(rf->paths[i]);
+	free(rf->paths);
 	for (size_t i = 0; i < rf->nprocs; i++)
 		forget_maps(&rf->procs[i]);
 	free(rf->procs);
