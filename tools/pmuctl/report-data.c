@@ -397,7 +397,7 @@ static struct report_row *sample_row(struct reader *rd, uint32_t pid, uint32_t t
 		snprintf(sym, sizeof(sym), "[%c] %s", kernel ? 'k' : '.', name);
 	else
 		snprintf(sym, sizeof(sym), "[%c] 0x%016llx", kernel ? 'k' : '.', (unsigned long long)addr);
-	snprintf(pidbuf, sizeof(pidbuf), "%u:%s", tid, t->comm);
+	snprintf(pidbuf, sizeof(pidbuf), "%7u:%s", tid, t->comm);	/* perf's */
 	for (unsigned int k = 0; k < rd->nkeys; k++)
 		vals[k] = rd->keys[k] == KEY_COMM ? t->comm : rd->keys[k] == KEY_PID ? pidbuf :
 			  rd->keys[k] == KEY_DSO ? dso : sym;

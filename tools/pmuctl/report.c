@@ -182,8 +182,13 @@ static void print(struct report *r, const struct options *o, const unsigned int 
 		}
 	}
 	printf("# %*s", overhead, "Overhead");
-	for (unsigned int k = 0; k < o->nkeys; k++)
-		printf("  %-*s", width[k], key_titles[o->keys[k]]);
+	/* perf centres the thread column's title, and left-aligns the others. */
+	for (unsigned int k = 0; k < o->nkeys; k++) {
+		const char *title = key_titles[o->keys[k]];
+		int pad = o->keys[k] == KEY_PID ? (width[k] - (int)strlen(title)) / 2 : 0;
+
+		printf("  %*s%-*s", pad, "", width[k] - pad, title);
+	}
 	printf("\n# %.*s", overhead, memset(line, '.', sizeof(line)) ? line : "");
 	for (unsigned int k = 0; k < o->nkeys; k++)
 		printf("  %.*s", width[k], line);
