@@ -77,7 +77,8 @@ PROGS := $(patsubst %.c,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.c example
 ASM_PROGS := $(patsubst %.S,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.S)))
 endif
 
-# pmuctl: dynamic, since Debian ships libkmod as a shared library only;
+# pmuctl: dynamic, since Debian ships libkmod as a shared library only
+# (and elfutils' libdw and libelf, which pmuctl report reads symbols with);
 # bound at load time (-z now), so that no run's counts hold symbol lookups.
 PMUCTL := $(OUT)/bin/pmuctl
 PMUCTL_SRCS := $(wildcard tools/pmuctl/*.c)
@@ -140,7 +141,7 @@ $(OUT)/obj/pmuctl/%.o: tools/pmuctl/%.c $(PMUCTL_HDRS)
 $(PMUCTL): $(PMUCTL_OBJS) $(LIB_SHARED)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,-z,now -o $@ $(PMUCTL_OBJS) -L$(OUT)/lib -lpmudev \
-		$(KMOD_LDFLAGS) -lkmod -lm
+		$(KMOD_LDFLAGS) -lkmod -ldw -lelf -lm
 
 # Test programs and examples are static (with libpmudev.a), so they also
 # run as 32-bit programs on arm64 boards and on boards without the library.
@@ -289,12 +290,14 @@ uninstall:
 
 # The host's unit tests (tests/run runs them), warning-free: the library's
 # pure logic; pmuctl stat's printers from made-up counts (its files below
-# the device's, tools/pmuctl/layers); the probe's decisions on a table.
+# the device's, tools/pmuctl/layers); the probe's decisions and the
+# privilege rule on tables of cases.
 UNIT_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror
 UNIT_OUT := $(BUILD)/host
 STAT_UNIT_SRCS := $(addprefix tools/pmuctl/,stat-output.c stat-fields.c stat-metrics.c \
 	stat-events.c stat-counts.c common.c)
-HOST_UNITS := $(UNIT_OUT)/libpmudev-unit $(UNIT_OUT)/stat-output-unit $(UNIT_OUT)/probe-unit
+HOST_UNITS := $(UNIT_OUT)/libpmudev-unit $(UNIT_OUT)/stat-output-unit $(UNIT_OUT)/probe-unit \
+	$(UNIT_OUT)/privilege-unit
 
 host-units: $(HOST_UNITS)
 
@@ -309,6 +312,10 @@ $(UNIT_OUT)/stat-output-unit: tests/host/stat-output-unit.c $(STAT_UNIT_SRCS) $(
 		$(STAT_UNIT_SRCS) $(LIB_SRCS) -lm
 
 $(UNIT_OUT)/probe-unit: tests/host/probe-unit.c driver/pmu_probe.h
+	@mkdir -p $(@D)
+	gcc $(UNIT_CFLAGS) -Iuapi -Idriver -o $@ $<
+
+$(UNIT_OUT)/privilege-unit: tests/host/privilege-unit.c driver/privilege.h
 	@mkdir -p $(@D)
 	gcc $(UNIT_CFLAGS) -Iuapi -Idriver -o $@ $<
 

@@ -61,8 +61,9 @@ lab_mmdebstrap() {
 # needs: it is extracted, not installed, so apt does not pull them in. flex
 # and bison build Kconfig and dtc for lab/debug-kernel. The cross compilers
 # are installed without recommends, so their C library headers are named:
-# libc6-*-cross alone is only the runtime. libkmod-dev and pkg-config build
-# pmuctl for the host; dkms builds the module from armpmu-dkms for the
+# libc6-*-cross alone is only the runtime. libkmod-dev, libdw-dev (elfutils'
+# libdw and libelf: pmuctl report's symbols) and pkg-config build pmuctl
+# for the host; dkms builds the module from armpmu-dkms for the
 # package boards (tests/host/deb-board);
 # device-tree-compiler's fdtput trims the Versatile Express device tree to
 # the CPUs QEMU gives (tools/pmu-vm); linux-perf's perf stat is the layout
@@ -72,7 +73,7 @@ lab_mmdebstrap() {
 # crossbuild-essential in a root of its own (mmdebstrap), not on the host.
 lab_host_packages=(
 	qemu-system-arm make gcc libc6-dev cpio bc kmod sparse dwarves mmdebstrap
-	flex bison git pkg-config libkmod-dev dkms device-tree-compiler
+	flex bison git pkg-config libkmod-dev libdw-dev dkms device-tree-compiler
 	gcc-arm-linux-gnueabihf libc6-armhf-cross libc6-dev-armhf-cross
 	gcc-aarch64-linux-gnu libc6-arm64-cross libc6-dev-arm64-cross
 	libelf1 libssl3 zlib1g linux-perf jq

@@ -1041,6 +1041,9 @@ if [ -n "$icount" ] && [ "$(uname -m)" = aarch64 ]; then
 	done
 fi
 
+# ---- pmuctl record and report (tests/guest/record-test.sh, when added) ----
+[ ! -f ./record-test.sh ] || . ./record-test.sh
+
 # ---- the kernel log ----
 dmesg >"$out"
 check "dmesg has no WARNING, BUG, Oops or scheduling while atomic" \

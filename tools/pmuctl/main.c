@@ -22,6 +22,8 @@ static const struct subcommand subcommands[] = {
 	{ "info", cmd_info, "each CPU's core and PMU" },
 	{ "list", cmd_list, "the events a CPU implements" },
 	{ "stat", cmd_stat, "count events while a command runs" },
+	{ "record", cmd_record, "sample where a command spends its time, into perf.data" },
+	{ "report", cmd_report, "perf report's table from a perf.data file" },
 	{ "explain", cmd_explain, "what an event counts, where, and its pitfalls" },
 	{ "regs", cmd_regs, "a CPU's PMU registers, every field decoded (root)" },
 	{ "reset", cmd_reset, "stop and release a CPU's PMU (root)" },

@@ -105,6 +105,8 @@ int cmd_status(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_regs(int argc, char **argv);
 int cmd_reset(int argc, char **argv);

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pmuctl report's reading of perf.data (report-data.c): pmuctl record's
+ * files and perf record's own. The records are taken in time order, as
+ * perf report takes them: COMM, FORK and EXIT name the threads, MMAP and
+ * MMAP2 place the files in each process, and each sample's weight per
+ * event (a group read's difference from the previous one, or the sample's
+ * period) goes to its row, a row per value of the sort keys.
+ */
+#ifndef PMUCTL_REPORT_DATA_H
+#define PMUCTL_REPORT_DATA_H
+
+#include <stdint.h>
+
+#define REPORT_MAX_EVENTS	64
+#define REPORT_MAX_KEYS		4
+
+enum report_key { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM };
+
+struct report_row {
+	char *key[REPORT_MAX_KEYS];
+	uint64_t weight[REPORT_MAX_EVENTS];
+};
+
+struct report {
+	unsigned int nevents;
+	char names[REPORT_MAX_EVENTS][64];
+	uint64_t totals[REPORT_MAX_EVENTS];
+	uint64_t weighed[REPORT_MAX_EVENTS];	/* samples that gave the event weight */
+	bool grouped;		/* the file has a group (HEADER_GROUP_DESC) */
+	uint64_t samples, lost;		/* samples in the file; the LOST records' sum */
+	struct report_row *rows;
+	size_t nrows;
+};
+
+/* A sort key by perf's name ("comm", "pid", "dso", "sym"): 0, or -1 if unknown. */
+int report_key_parse(const char *name, enum report_key *key);
+
+/*
+ * Reads @path (files under @symfs for symbols, may be NULL) into @r, a
+ * row per distinct value of @keys. Returns 0, or says why not and
+ * returns EXIT_FAILURE.
+ */
+int report_read(const char *path, const char *symfs, const enum report_key *keys,
+		unsigned int nkeys, struct report *r);
+void report_free(struct report *r);
+
+#endif /* PMUCTL_REPORT_DATA_H */
