@@ -517,7 +517,13 @@ static void test_let_go(void)
 static void test_tiny_ring(void)
 {
 	struct spec sp = {
-		.work = "spin", .n = icount ? 20000000 : 5000000,
+		/*
+		 * A page holds 64 samples: the work must outlast 64 periods.
+		 * Without icount its time is the host's, and an idle host ran
+		 * 5,000,000 rounds in 60 periods: 20 times as many leave a
+		 * wide margin however fast the host is.
+		 */
+		.work = "spin", .n = icount ? 20000000 : 100000000,
 		.ring = 4096, .read_after = true, .who = AS_LAB,
 	};
 	struct tally t;
