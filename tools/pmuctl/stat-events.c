@@ -72,7 +72,7 @@ static int check_modifier(const char *tok, const char *mod)
 	if (!mod)
 		return 0;
 	if (strpbrk(mod, "pP"))
-		return usage_error("%s: ':p' asks for precise sampling (a sample's exact instruction); armpmu counts, it never samples, so there is nothing to make precise: leave it out",
+		return usage_error("%s: ':p' asks for precise sampling (a sample's exact instruction); pmuctl stat counts, and armpmu samples by time only (pmuctl record), with nothing to make precise: leave it out",
 				   tok);
 	if (strpbrk(mod, "GH"))
 		return usage_error("%s: ':G' and ':H' count in a KVM guest or host only; armpmu counts this system's own EL0 and EL1 (:u, :k), and no guest apart from them",
