@@ -5,7 +5,7 @@
 # failed test of its own. Exits 1 if a test failed.
 #
 #   sh hostile-test.sh [--calls N] [--seed N] [--functional CPU] [--kernel-checks]
-#                      [--no-counting] [--wrap] [--soak SECS]
+#                      [--no-counting] [--wrap] [--soak SECS] [--rounds N]
 #
 # --functional CPU: armpmu-test --cpu CPU and task-test first (the debug kernel's lane);
 # --kernel-checks: debug-checks.sh last, for a debug kernel's reports;
@@ -13,12 +13,13 @@
 # A9): fuzz and stress-test check everything but counts; --wrap and --soak
 # SECS: isolation-test's long checks (a wrap across CPU hotplug, 5 s, with
 # armpmu loaded again with poll_ms=100 for it; lab programs counting while
-# CPU 1 goes off and on, SECS).
+# CPU 1 goes off and on, SECS); --rounds N: race-test's rotations and
+# armed execs (default race-test's own, 2000).
 #
 # Order matters: badinput-test and fuzz need the node udev gave to group
 # armpmu; stress-test unloads and loads the module, so it comes after them.
 
-calls=100000 seed=1 functional='' kernel_checks='' no_counting='' wrap='' soak=''
+calls=100000 seed=1 functional='' kernel_checks='' no_counting='' wrap='' soak='' rounds=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--calls) calls=$2; shift 2 ;;
@@ -28,8 +29,9 @@ while [ $# -gt 0 ]; do
 	--no-counting) no_counting=--no-counting; shift ;;
 	--wrap) wrap=--wrap; shift ;;
 	--soak) soak="--soak $2"; shift 2 ;;
+	--rounds) rounds="--rounds $2"; shift 2 ;;
 	*) echo "usage: sh hostile-test.sh [--calls N] [--seed N] [--functional CPU]" \
-		"[--kernel-checks] [--no-counting] [--wrap] [--soak SECS]" >&2; exit 2 ;;
+		"[--kernel-checks] [--no-counting] [--wrap] [--soak SECS] [--rounds N]" >&2; exit 2 ;;
 	esac
 done
 
@@ -89,7 +91,7 @@ suite fuzz --calls "$calls" --seed $((seed + 1)) --cpu-hotplug $no_counting
 [ -n "$no_counting" ] || suite sample-test --hostile
 # Claims racing CPU 1 going offline: nothing of a closed file left behind.
 # shellcheck disable=SC2086
-suite race-test $no_counting
+suite race-test $no_counting $rounds
 # shellcheck disable=SC2086
 suite stress-test --seed "$seed" $no_counting
 [ -z "$kernel_checks" ] || suite sh ./debug-checks.sh
