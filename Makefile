@@ -311,11 +311,11 @@ $(UNIT_OUT)/stat-output-unit: tests/host/stat-output-unit.c $(STAT_UNIT_SRCS) $(
 	gcc $(UNIT_CFLAGS) -Iuapi -Ilibpmudev -Itools/pmuctl -Itests/guest -o $@ $< \
 		$(STAT_UNIT_SRCS) $(LIB_SRCS) -lm
 
-$(UNIT_OUT)/probe-unit: tests/host/probe-unit.c driver/pmu_probe.h
+$(UNIT_OUT)/probe-unit: tests/host/probe-unit.c tests/host/unit-tap.h driver/pmu_probe.h
 	@mkdir -p $(@D)
 	gcc $(UNIT_CFLAGS) -Iuapi -Idriver -o $@ $<
 
-$(UNIT_OUT)/privilege-unit: tests/host/privilege-unit.c driver/privilege.h
+$(UNIT_OUT)/privilege-unit: tests/host/privilege-unit.c tests/host/unit-tap.h driver/privilege.h
 	@mkdir -p $(@D)
 	gcc $(UNIT_CFLAGS) -Iuapi -Idriver -o $@ $<
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "privilege.h"
+#include "unit-tap.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -113,18 +114,6 @@ static const struct row rows[] = {
 	{ "a kernel thread without it: refused", &lab, { .cred = ROOT }, false },
 };
 
-static int n, failed;
-
-static void check(bool ok, const char *name, const char *detail)
-{
-	n++;
-	if (!ok)
-		failed++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", n, name);
-	if (!ok)
-		printf("# %s\n", detail);
-}
-
 struct act_row {
 	const char *name;
 	const struct armpmu_priv_opener *o;
@@ -185,6 +174,5 @@ int main(void)
 		snprintf(detail, sizeof(detail), "the rule says %s", got ? "shown" : "hidden");
 		check(got == sees[i].seen, sees[i].name, detail);
 	}
-	printf("1..%d\n", n);
-	return failed != 0;
+	return done();
 }

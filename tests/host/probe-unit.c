@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pmu_probe.h"
+#include "unit-tap.h"
 
 #define P	ARMPMU_EVTYPE_P
 #define U	ARMPMU_EVTYPE_U
@@ -133,18 +134,6 @@ static const struct row rows[] = {
 	  0x410fd034, 0x00000f00, { .pmcr = 0 }, false, 0, 0, 0, false, false, false, 0, 0 },
 };
 
-static int n, failed;
-
-static void check(int ok, const char *name, const char *detail)
-{
-	n++;
-	if (!ok)
-		failed++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", n, name);
-	if (!ok)
-		printf("# %s\n", detail);
-}
-
 static void run_row(const struct row *r)
 {
 	struct armpmu_probe_regs regs = r->regs;
@@ -202,6 +191,5 @@ int main(void)
 	      "armpmu_probe_wants_filter_test() disagrees");
 	for (i = 0; i < ARRAY_SIZE(rows); i++)
 		run_row(&rows[i]);
-	printf("1..%d\n", n);
-	return failed != 0;
+	return done();
 }
