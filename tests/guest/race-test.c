@@ -210,7 +210,8 @@ static int exec_round(unsigned int n, struct attempts *a, struct armpmu_read *rd
 	at.tid = (__u32)pid;
 	err = dev_open(&fd);
 	err = err ? err : ioc(fd, ARMPMU_IOC_ATTACH, &at);
-	err = err ? err : program(fd, 0, ARMPMU_EV_SW_INCR, ARMPMU_EXCLUDE_KERNEL);
+	/* Unfiltered: a PMUv1 board (cortex-a9) cannot exclude the kernel. */
+	err = err ? err : program(fd, 0, ARMPMU_EV_SW_INCR, 0);
 	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
 	if (write(go, "x", 1) != 1)
 		err = err ? err : EPIPE;
