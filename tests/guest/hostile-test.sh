@@ -6,6 +6,7 @@
 #
 #   sh hostile-test.sh [--calls N] [--seed N] [--functional CPU] [--kernel-checks]
 #                      [--no-counting] [--wrap] [--soak SECS] [--rounds N]
+#                      [--reloads N]
 #
 # --functional CPU: armpmu-test --cpu CPU and task-test first (the debug kernel's lane);
 # --kernel-checks: debug-checks.sh last, for a debug kernel's reports;
@@ -14,12 +15,13 @@
 # SECS: isolation-test's long checks (a wrap across CPU hotplug, 5 s, with
 # armpmu loaded again with poll_ms=100 for it; lab programs counting while
 # CPU 1 goes off and on, SECS); --rounds N: race-test's rotations and
-# armed execs (default race-test's own, 2000).
+# armed execs (default race-test's own, 2000); --reloads N: stress-test's
+# unloads and loads of the module (default its own, 100).
 #
 # Order matters: badinput-test and fuzz need the node udev gave to group
 # armpmu; stress-test unloads and loads the module, so it comes after them.
 
-calls=100000 seed=1 functional='' kernel_checks='' no_counting='' wrap='' soak='' rounds=''
+calls=100000 seed=1 functional='' kernel_checks='' no_counting='' wrap='' soak='' rounds='' reloads=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--calls) calls=$2; shift 2 ;;
@@ -30,8 +32,10 @@ while [ $# -gt 0 ]; do
 	--wrap) wrap=--wrap; shift ;;
 	--soak) soak="--soak $2"; shift 2 ;;
 	--rounds) rounds="--rounds $2"; shift 2 ;;
+	--reloads) reloads="--reloads $2"; shift 2 ;;
 	*) echo "usage: sh hostile-test.sh [--calls N] [--seed N] [--functional CPU]" \
-		"[--kernel-checks] [--no-counting] [--wrap] [--soak SECS] [--rounds N]" >&2; exit 2 ;;
+		"[--kernel-checks] [--no-counting] [--wrap] [--soak SECS] [--rounds N]" \
+		"[--reloads N]" >&2; exit 2 ;;
 	esac
 done
 
@@ -40,6 +44,7 @@ n=0 failed=0 tally=/tmp/hostile-test.tally
 # suite COMMAND...: runs it, renumbering its TAP from n + 1.
 suite() {
 	echo "# -- $*"
+	started=$(date +%s)
 	{ "$@" 2>&1; echo "@@status=$?"; } | awk -v base="$n" -v tally="$tally" -v name="$1" '
 		/^@@status=/ { status = substr($0, 10); next }
 		/^(not )?ok [0-9]+/ {
@@ -60,6 +65,7 @@ suite() {
 		}'
 	read -r run bad <"$tally"
 	n=$((n + run)) failed=$((failed + bad))
+	echo "# -- $1: $(($(date +%s) - started)) s"
 }
 
 # reload [OPTION...]: armpmu unloaded and loaded with these module options;
@@ -93,7 +99,7 @@ suite fuzz --calls "$calls" --seed $((seed + 1)) --cpu-hotplug $no_counting
 # shellcheck disable=SC2086
 suite race-test $no_counting $rounds
 # shellcheck disable=SC2086
-suite stress-test --seed "$seed" $no_counting
+suite stress-test --seed "$seed" $no_counting $reloads
 [ -z "$kernel_checks" ] || suite sh ./debug-checks.sh
 echo "1..$n"
 echo "# $n tests, $failed failed"
