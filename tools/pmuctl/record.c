@@ -279,6 +279,10 @@ static int open_file(struct record *r, pid_t tid, unsigned int flags)
 	err = pmudev_attach(pmu, tid, flags);
 	if (err == -ESRCH && r->nfiles > 1)
 		return -ESRCH;	/* a thread of -p that ended meanwhile */
+	if (err == -EACCES)
+		return fail("not allowed to record %s %d: %s: it must be yours (and not "
+			    "set-user-ID), or you need CAP_SYS_PTRACE",
+			    r->tid ? "thread" : "process", (int)tid, strerror(EACCES));
 	if (err)
 		return fail("cannot record thread %d: %s", (int)tid, pmudev_strerror(err));
 	ret = program(r, pmu, false);
