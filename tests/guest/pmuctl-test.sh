@@ -631,6 +631,15 @@ expect 1 'not allowed to count process' "lab: -p of root's process is refused" \
 	as_lab pmuctl stat -p $sleeper
 pmuctl stat -e cycles -p $sleeper >"$out" 2>&1 &
 stat_pid=$!
+# A background job starts with SIGINT ignored, and a SIGINT sent before
+# pmuctl has its handler is lost (then it waits for the sleep): wait for
+# the handler (SigCgt's bit for signal 2), 30 s at most, on a busy host.
+i=0
+while [ $i -lt 300 ] && ! sed -n 's/^SigCgt:.*\(.\)$/\1/p' /proc/$stat_pid/status 2>/dev/null |
+	grep -q '[2367abef]'; do
+	sleep 0.1
+	i=$((i + 1))
+done
 sleep 0.5
 kill -INT $stat_pid
 wait $stat_pid
