@@ -131,24 +131,26 @@ static void test_next_record(void)
 		struct armpmu_samples hdr;
 		char bytes[sizeof(struct armpmu_samples) + 128];
 	} buf;
-	struct armpmu_record *rec = (void *)(buf.bytes + sizeof(buf.hdr));
+	/* Two records of 32 bytes each. */
+	struct armpmu_record *rec0 = (void *)(buf.bytes + sizeof(buf.hdr));
+	struct armpmu_record *rec1 = (void *)(buf.bytes + sizeof(buf.hdr) + 32);
 	const struct armpmu_record *first;
 
 	memset(&buf, 0, sizeof(buf));
 	buf.hdr.size = 64;
-	rec[0].size = 32;
-	rec[1].size = 32;
+	rec0->size = 32;
+	rec1->size = 32;
 	first = pmudev_next_record(&buf.hdr, NULL);
-	tap_check(first == &rec[0] && pmudev_next_record(&buf.hdr, first) == &rec[1] &&
-		  !pmudev_next_record(&buf.hdr, &rec[1]),
+	tap_check(first == rec0 && pmudev_next_record(&buf.hdr, first) == rec1 &&
+		  !pmudev_next_record(&buf.hdr, rec1),
 		  "next_record: two whole records, then NULL", "%s", "");
-	rec[1].size = 40;
+	rec1->size = 40;
 	tap_check(!pmudev_next_record(&buf.hdr, first),
 		  "next_record: a record running past size: NULL", "%s", "");
-	rec[0].size = 0;
+	rec0->size = 0;
 	tap_check(!pmudev_next_record(&buf.hdr, NULL), "next_record: a record of size 0: NULL",
 		  "%s", "");
-	rec[0].size = 28;
+	rec0->size = 28;
 	tap_check(!pmudev_next_record(&buf.hdr, NULL),
 		  "next_record: a size not a multiple of 8: NULL", "%s", "");
 	buf.hdr.size = 0;
