@@ -14,11 +14,6 @@
 
 #include "internal.h"
 
-static int ioctl_errno(int fd, unsigned long req, void *arg)
-{
-	return ioctl(fd, req, arg) < 0 ? -errno : 0;
-}
-
 static int bind_cpu(int fd, int cpu)
 {
 	__u32 arg = cpu;

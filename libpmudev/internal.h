@@ -7,12 +7,20 @@
 #ifndef PMUDEV_INTERNAL_H
 #define PMUDEV_INTERNAL_H
 
+#include <errno.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/types.h>
 
 #include <linux/armpmu_arch.h>
 
 #include "pmudev.h"
+
+/* An ioctl's result as the library returns it: 0 or a negative errno value. */
+static inline int ioctl_errno(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) < 0 ? -errno : 0;
+}
 
 /* "cycles/64:u" and the like. */
 #define CYCLES_NAME_MAX 16

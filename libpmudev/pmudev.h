@@ -222,6 +222,48 @@ int pmudev_read_slots(struct pmudev *pmu, struct armpmu_read *rd);
 int pmudev_read_threads(struct pmudev *pmu, struct armpmu_threads *th);
 
 /*
+ * Sampling (task mode; see armpmu(4)): while the handle counts, a sample
+ * of each thread it counts every @period_ns of that thread's own running
+ * time (user mode only, unless @flags has ARMPMU_SAMPLING_KERNEL, which
+ * needs CAP_PERFMON), into a ring of @ring_bytes (at least a page, at most
+ * the module's sample_ring_kb_max KiB). Set it before pmudev_start();
+ * @period_ns 0 turns sampling off. -ERANGE for a period shorter than the
+ * module's sample_rate_max allows, -E2BIG for a ring too large, -EBUSY
+ * while counting, -EOPNOTSUPP in CPU mode or for a multiplexed handle.
+ */
+int pmudev_set_sampling(struct pmudev *pmu, uint64_t period_ns, uint32_t ring_bytes,
+			uint32_t flags);
+
+/*
+ * ARMPMU_IOC_READ_SAMPLES: takes whole records from the ring into the room
+ * after @s. Set @s->size to the room's bytes, at least
+ * ARMPMU_SAMPLE_SIZE(ARMPMU_MAX_COUNTERS); on return it is the bytes of
+ * records there (0: none now; it never blocks, poll(2) on pmudev_fd()
+ * waits), @s->lost the samples the full ring dropped since
+ * pmudev_set_sampling(), and @s->flags has ARMPMU_SAMPLES_ENDED once no
+ * counted thread is left. For instance
+ *
+ *	struct { struct armpmu_samples hdr; char room[16384]; } buf =
+ *		{ .hdr.size = 16384 };
+ *	const struct armpmu_record *rec = NULL;
+ *
+ *	err = pmudev_read_samples(pmu, &buf.hdr);
+ *	while (!err && (rec = pmudev_next_record(&buf.hdr, rec)))
+ *		...;
+ *
+ * -EOPNOTSUPP if the handle is not sampled.
+ */
+int pmudev_read_samples(struct pmudev *pmu, struct armpmu_samples *s);
+
+/*
+ * The first record pmudev_read_samples() put after @s (@rec NULL), or the
+ * one after @rec; NULL after the last, and where a record's size is not a
+ * whole record within @s->size (then the rest is not to be trusted).
+ */
+const struct armpmu_record *pmudev_next_record(const struct armpmu_samples *s,
+					       const struct armpmu_record *rec);
+
+/*
  * A slot's count scaled to the whole time it was enabled: value *
  * time_enabled / time_running, the value itself when it ran all the time,
  * and -1.0 when it never ran (never counted: not a count of 0).

@@ -103,6 +103,7 @@ int main(int argc, char **argv)
 	test_unprivileged();
 	test_threads();
 	test_status_release();
+	test_sampling();
 	test_kernel_log();
 	return tap_done();
 }

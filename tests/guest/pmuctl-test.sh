@@ -3,17 +3,21 @@
 # (busybox sh, as root, armpmu loaded, pmuctl on PATH). Prints TAP; exits 1
 # if a test failed.
 #
-#   sh pmuctl-test.sh --cpu cortex-a7|cortex-a15|cortex-a53|cortex-a72 [--icount]
+#   sh pmuctl-test.sh --cpu cortex-a7|cortex-a15|cortex-a53|cortex-a72 [--icount] [--perf]
 #
 # --icount: QEMU counts exactly; stat's counts of a known loop are then
 # checked to the instruction.
+# --perf: Debian's perf is on the board (tools/pmu-vm --perf): pmuctl
+# record's files are held against perf report and perf script
+# (record-test.sh), and a board without perf fails.
 
-cpu='' icount=''
+cpu='' icount='' perf=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cpu) cpu=$2; shift 2 ;;
 	--icount) icount=1; shift ;;
-	*) echo "usage: pmuctl-test.sh --cpu CPU [--icount]" >&2; exit 2 ;;
+	--perf) perf=1; shift ;;
+	*) echo "usage: pmuctl-test.sh --cpu CPU [--icount] [--perf]" >&2; exit 2 ;;
 	esac
 done
 case $cpu in
@@ -627,6 +631,15 @@ expect 1 'not allowed to count process' "lab: -p of root's process is refused" \
 	as_lab pmuctl stat -p $sleeper
 pmuctl stat -e cycles -p $sleeper >"$out" 2>&1 &
 stat_pid=$!
+# A background job starts with SIGINT ignored, and a SIGINT sent before
+# pmuctl has its handler is lost (then it waits for the sleep): wait for
+# the handler (SigCgt's bit for signal 2), 30 s at most, on a busy host.
+i=0
+while [ $i -lt 300 ] && ! sed -n 's/^SigCgt:.*\(.\)$/\1/p' /proc/$stat_pid/status 2>/dev/null |
+	grep -q '[2367abef]'; do
+	sleep 0.1
+	i=$((i + 1))
+done
 sleep 0.5
 kill -INT $stat_pid
 wait $stat_pid

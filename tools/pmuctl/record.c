@@ -27,7 +27,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 
 #include "pmuctl.h"
@@ -247,22 +246,24 @@ static int program(struct record *r, struct pmudev *pmu, bool first)
 /* SET_SAMPLING, with a smaller ring if the module allows no bigger. */
 static int set_sampling(struct record *r, struct pmudev *pmu)
 {
-	struct armpmu_sampling s = { .period_ns = r->period_ns, .ring_bytes = RING_BYTES };
+	uint32_t ring_bytes = RING_BYTES;
+	int err;
 
 	for (;;) {
-		if (!ioctl(pmudev_fd(pmu), ARMPMU_IOC_SET_SAMPLING, &s))
+		err = pmudev_set_sampling(pmu, r->period_ns, ring_bytes, 0);
+		if (!err)
 			return 0;
-		if (errno != E2BIG || s.ring_bytes <= 4096)
+		if (err != -E2BIG || ring_bytes <= 4096)
 			break;
-		s.ring_bytes /= 2;
+		ring_bytes /= 2;
 	}
-	if (errno == ERANGE)
+	if (err == -ERANGE)
 		return fail("-F %llu: more samples a second than the module allows "
 			    "(its sample_rate_max parameter)",
 			    (unsigned long long)(r->freq ? r->freq : 1000000000 / r->period_ns));
-	if (errno == ENOTTY || errno == EINVAL)
+	if (err == -ENOTTY || err == -EINVAL)
 		return fail("this armpmu module cannot sample (it is older than pmuctl)");
-	return fail("cannot sample: %s", strerror(errno));
+	return fail("cannot sample: %s", pmudev_strerror(err));
 }
 
 /* A file attached to @tid, programmed and sampled, not started. */
@@ -279,6 +280,10 @@ static int open_file(struct record *r, pid_t tid, unsigned int flags)
 	err = pmudev_attach(pmu, tid, flags);
 	if (err == -ESRCH && r->nfiles > 1)
 		return -ESRCH;	/* a thread of -p that ended meanwhile */
+	if (err == -EACCES)
+		return fail("not allowed to record %s %d: %s: it must be yours (and not "
+			    "set-user-ID), or you need CAP_SYS_PTRACE",
+			    r->tid ? "thread" : "process", (int)tid, strerror(EACCES));
 	if (err)
 		return fail("cannot record thread %d: %s", (int)tid, pmudev_strerror(err));
 	ret = program(r, pmu, false);
@@ -316,11 +321,11 @@ static int drain(struct record *r, int i)
 	do {
 		memset(&buf.head, 0, sizeof(buf.head));
 		buf.head.size = READ_ROOM;
-		if (ioctl(pmudev_fd(r->files[i]), ARMPMU_IOC_READ_SAMPLES, &buf)) {
-			if (errno == EINTR)
-				continue;
-			return fail("cannot read the samples: %s", strerror(errno));
-		}
+		err = pmudev_read_samples(r->files[i], &buf.head);
+		if (err == -EINTR)
+			continue;
+		if (err)
+			return fail("cannot read the samples: %s", pmudev_strerror(err));
 		err = record_file_add(r->rf, buf.bytes + sizeof(buf.head), buf.head.size);
 		if (err)
 			return fail("%s: %s", r->output, strerror(-err));

@@ -65,5 +65,6 @@ bool map_child_checks(void);		/* users.c */
 void test_unprivileged(void);
 void test_threads(void);		/* threads.c */
 void test_status_release(void);		/* status.c */
+void test_sampling(void);		/* sampling.c */
 
 #endif /* LIBPMUDEV_TEST_COMMON_H */
