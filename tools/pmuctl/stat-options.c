@@ -23,9 +23,9 @@ static void usage(void)
 	       "Counts events while COMMAND runs: COMMAND and every thread and child process\n"
 	       "it creates, wherever the scheduler runs them, and nothing else. Prints, as\n"
 	       "perf stat does, task-clock, context-switches and cpu-migrations (from the\n"
-	       "driver), page-faults (from the command's resource usage), what the events\n"
-	       "counted (default, perf's: cycles,instructions,branches,branch-misses), the\n"
-	       "metrics whose counts\n"
+	       "driver), page-faults (from the command's resource usage; -I, -p, -t: from\n"
+	       "/proc), what the events counted (default, perf's: cycles,instructions,\n"
+	       "branches,branch-misses), the metrics whose counts\n"
 	       "were all counted after '#', the elapsed time and the user and system\n"
 	       "seconds, on stderr (-o: in FILE). Ctrl-C ends the command, and the counts\n"
 	       "so far are printed.\n\n"
@@ -545,14 +545,8 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		return usage_error("-a: the kernel keeps no system-wide count of CPU migrations outside perf; cpu-migrations is a command's, from the driver");
 	if ((ev->software & 1U << SW_TASK_CLOCK) && run->target == TARGET_ALL_CPUS)
 		return usage_error("-a: task-clock is a command's time; the CPUs' is cpu-clock");
-	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
-			      1U << SW_CPU_MIGRATIONS)) && run->target == TARGET_PROCESS)
-		return usage_error("-p, -t: page faults are measured from a command's resource usage or the system's; of perf's software events the driver counts task-clock, context-switches and cpu-migrations of threads");
 	if ((ev->software & ~(1U << SW_CPU_CLOCK)) && o->no_aggr)
 		return usage_error("-A: of perf's software events only cpu-clock has a source per CPU (each CPU file's time); the system's switches and faults are counted for all the CPUs together");
-	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
-			      1U << SW_CPU_MIGRATIONS)) && o->interval_ms)
-		return usage_error("-I: page faults are measured at the command's end; of perf's software events the driver counts task-clock, context-switches and cpu-migrations at every interval");
 	return 0;
 }
 
@@ -566,8 +560,9 @@ static const unsigned int default_aliases[] = { 0, 1, 4, 5 };
 /*
  * perf's default software lines, where pmuctl has a source for them, by
  * what is counted and how: a command's from its resource usage (-I: those
- * the driver counts at each interval), -a's from the CPU files' times and
- * /proc, -C's cpu-clock alone, -p's and -t's from the driver.
+ * the driver counts, and page faults from /proc, at each interval), -a's
+ * from the CPU files' times and /proc, -C's cpu-clock alone, -p's and
+ * -t's from the driver and their page faults from /proc.
  */
 #define SW(x)	(1U << SW_##x)
 static const struct {
@@ -578,11 +573,13 @@ static const struct {
 } default_software[] = {
 	{ TARGET_COMMAND, false, false,
 	  SW(TASK_CLOCK) | SW(CONTEXT_SWITCHES) | SW(CPU_MIGRATIONS) | SW(PAGE_FAULTS) },
-	{ TARGET_COMMAND, true, true, STAT_THREADS_SOFTWARE },
+	{ TARGET_COMMAND, true, true, STAT_THREADS_SOFTWARE | SW(PAGE_FAULTS) },
 	{ TARGET_ALL_CPUS, false, false, SW(CPU_CLOCK) | SW(CONTEXT_SWITCHES) | SW(PAGE_FAULTS) },
+	{ TARGET_ALL_CPUS, true, false, SW(CPU_CLOCK) | SW(CONTEXT_SWITCHES) | SW(PAGE_FAULTS) },
 	{ TARGET_CPU, false, false, SW(CPU_CLOCK) },
-	{ TARGET_PROCESS, false, true, STAT_THREADS_SOFTWARE },
-	{ TARGET_PROCESS, true, true, STAT_THREADS_SOFTWARE },
+	{ TARGET_CPU, true, false, SW(CPU_CLOCK) },
+	{ TARGET_PROCESS, false, true, STAT_THREADS_SOFTWARE | SW(PAGE_FAULTS) },
+	{ TARGET_PROCESS, true, true, STAT_THREADS_SOFTWARE | SW(PAGE_FAULTS) },
 };
 
 /*

@@ -52,6 +52,11 @@ struct measurement {
 	struct stat_workload_targets *watch;	/* -p, -t without a command: their end */
 	double deadline;		/* --timeout: when the count stops, or 0 */
 	double *elapsed_each;		/* --table: each run's seconds */
+	/* -a's context switches and page faults: the system's when counting started. */
+	struct stat_system system_start;
+	/* -I's and -p's page faults, from /proc: the targets' when counting started, and now. */
+	struct stat_faults faults_start, faults;
+	bool faults_from_exec;		/* started at the command's exec: less its held child's */
 	const struct stat_options *o;
 	FILE *out;
 	char **cmd;
@@ -61,6 +66,50 @@ struct measurement {
 static bool task_mode(const struct stat_run *run)
 {
 	return run->target == TARGET_COMMAND || run->target == TARGET_PROCESS;
+}
+
+#define FAULTS	(1U << SW_PAGE_FAULTS | 1U << SW_MINOR_FAULTS | 1U << SW_MAJOR_FAULTS)
+
+/*
+ * Whether page faults are followed in /proc as the count goes (-I, -p,
+ * -t): the driver counts none, and the resource usage of a command is
+ * known only at its end.
+ */
+static bool faults_followed(const struct measurement *m)
+{
+	return task_mode(&m->run) && (m->run.software & FAULTS) &&
+	       (m->o->interval_ms || m->run.target == TARGET_PROCESS);
+}
+
+/*
+ * The page faults of the command (held, @at_exec: from its exec on), or
+ * of -p's processes or -t's threads, from now on.
+ */
+static void faults_start(struct measurement *m, bool at_exec)
+{
+	if (!faults_followed(m))
+		return;
+	if (m->run.target == TARGET_COMMAND)
+		stat_system_faults_init(&m->faults, &m->command.pid, 1, false);
+	else
+		stat_system_faults_init(&m->faults, m->run.pid_list, m->run.npid_list, m->run.tids);
+	stat_system_faults_look(&m->faults);
+	m->faults_start = m->faults;
+	m->faults_from_exec = at_exec;
+}
+
+/* The page faults since faults_start(), from a look now, into @u's values. */
+static void faults_so_far(struct measurement *m, struct stat_usage *u)
+{
+	struct stat_faults start = m->faults_start;
+
+	stat_system_faults_look(&m->faults);
+	/* What the held child did before its exec is not the command's (0 until it is known). */
+	if (m->faults_from_exec) {
+		start.minor[0] = (uint64_t)m->command.before_exec->ru_minflt;
+		start.major[0] = (uint64_t)m->command.before_exec->ru_majflt;
+	}
+	stat_system_faults_delta(&start, &m->faults, u);
 }
 
 static double now(void)
@@ -184,6 +233,10 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 	struct stat_sample *before = calloc((size_t)n, sizeof(*before));
 	struct stat_run *runs = calloc((size_t)n, sizeof(*runs));
 	struct armpmu_threads totals = { 0 }, totals_now;
+	struct stat_usage faults_before = { 0 };
+	struct stat_system sys_before = m->system_start, sys_now;
+	/* -a's switches and faults: the system's, at every interval. */
+	bool system = !task_mode(&m->run) && (m->run.software & ~(1U << SW_CPU_CLOCK));
 	double next = t0;
 	bool ended = false;
 
@@ -205,12 +258,33 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 		make_runs(m, files, now_c, before, runs);
 		/* A command's driver-counted software lines, this interval's. */
 		if (m->run.software && task_mode(&m->run)) {
-			struct stat_usage u = { 0 };
+			struct stat_usage u = { 0 }, f;
 
 			if (stat_threads_software(files, &totals, &totals_now, m->run.software, &u))
-				m->run.software = runs[0].software = 0;
+				m->run.software = runs[0].software =
+					m->run.software & ~STAT_THREADS_SOFTWARE;
+			/* Its page faults: this interval's, from /proc. */
+			if (faults_followed(m)) {
+				faults_so_far(m, &f);
+				for (int k = SW_PAGE_FAULTS; k <= SW_MAJOR_FAULTS; k++)
+					u.value[k] = f.value[k] > faults_before.value[k] ?
+						     f.value[k] - faults_before.value[k] : 0;
+				faults_before = f;
+			}
 			stat_counts_add_software(&runs[0], &u);
 			totals = totals_now;
+		}
+		/* -a's: the system's switches and faults in this interval. */
+		if (system && !stat_system_read(&sys_now)) {
+			struct stat_usage u = { 0 };
+
+			stat_system_delta(&sys_before, &sys_now, &u);
+			stat_counts_add_software(&runs[0], &u);
+			sys_before = sys_now;
+		} else if (system) {
+			system = false;
+			m->run.software &= 1U << SW_CPU_CLOCK;
+			runs[0].software = m->run.software;
 		}
 		for (int r = 0; r < n; r++) {
 			runs[r].interval = t - t0;
@@ -264,7 +338,7 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 {
 	struct stat_files task_files = { 0 }, *files = &m->files;
 	struct stat_usage usage, cpus = { 0 };
-	struct stat_system sys_before, sys_after;
+	struct stat_system sys_after;
 	bool delayed = m->o->delay_ms > 0;
 	/* -a's context switches and page faults: the system's, from start to stop. */
 	bool system = m->run.software & ~(1U << SW_CPU_CLOCK);
@@ -296,7 +370,9 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 	}
 	if (delayed)
 		fprintf(stderr, "Events disabled\n");
-	system = system && !delayed && !task_mode(&m->run) && !stat_system_read(&sys_before);
+	system = system && !delayed && !task_mode(&m->run) && !stat_system_read(&m->system_start);
+	if (!delayed)
+		faults_start(m, true);
 	*t0 = now();
 	m->deadline = m->o->timeout_ms ? *t0 + m->o->timeout_ms / 1e3 : 0;
 	stat_workload_release(&m->command);
@@ -308,6 +384,7 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 			m->run.disturbed = true;
 		else if (err)
 			say("cannot start the counters: %s", pmudev_strerror(err));
+		faults_start(m, false);
 	}
 	if (m->o->interval_ms)
 		print_intervals(m, files, *t0);
@@ -339,7 +416,7 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 	if (!task_mode(&m->run) && m->run.software) {
 		/* Lines without a source are not printed, never as 0. */
 		if (system)
-			stat_system_delta(&sys_before, &sys_after, &cpus);
+			stat_system_delta(&m->system_start, &sys_after, &cpus);
 		else
 			m->run.software &= 1U << SW_CPU_CLOCK;
 		cpus.value[SW_CPU_CLOCK] = (double)counts->time_enabled / 1e6;
@@ -386,6 +463,9 @@ static int run_once(struct measurement *m, struct stat_sample *counts)
 
 /* ---- -p PID, and -a without a command ---- */
 
+/* How often -p's and -t's targets' page faults are looked at, in ms. */
+#define FAULTS_LOOK_MS	50
+
 /*
  * Counts the threads of -p's processes (or -t's threads), each existing
  * thread with a file of its own, and with FOLLOW the threads and children
@@ -400,7 +480,7 @@ static int count_until(struct measurement *m, struct stat_sample *last)
 	struct stat_sample counts;
 	struct armpmu_threads before = { 0 };
 	struct stat_workload_targets watch;
-	struct stat_system sys_before, sys_after;
+	struct stat_system sys_after;
 	bool command = m->cmd[0] != NULL, delayed = m->o->delay_ms > 0;
 	/* -a's context switches and page faults: the system's, from start to stop. */
 	bool system = !task_mode(&m->run) && (m->run.software & ~(1U << SW_CPU_CLOCK)) && !delayed;
@@ -430,7 +510,8 @@ static int count_until(struct measurement *m, struct stat_sample *last)
 	}
 	if (delayed)
 		fprintf(stderr, "Events disabled\n");
-	system = system && !stat_system_read(&sys_before);
+	system = system && !stat_system_read(&m->system_start);
+	faults_start(m, false);
 	t0 = now();
 	m->deadline = m->o->timeout_ms ? t0 + m->o->timeout_ms / 1e3 : 0;
 	if (command)
@@ -441,17 +522,26 @@ static int count_until(struct measurement *m, struct stat_sample *last)
 		err = stat_files_each(&m->files, pmudev_start);
 		if (err)
 			say("cannot start the counters: %s", pmudev_strerror(err));
+		faults_start(m, false);
 	}
 	m->threads.files = &m->files;
 	if (m->o->per_thread)
 		stat_threads_look(&m->threads);
 	if (m->o->interval_ms)
 		print_intervals(m, &m->files, t0);
-	/* The command's end is looked for every second where it has no pidfd. */
+	/*
+	 * The command's end is looked for every second where it has no pidfd;
+	 * the targets' page faults every FAULTS_LOOK_MS, so that one that is
+	 * reaped before the end keeps nearly all of its.
+	 */
 	while (!m->o->interval_ms &&
-	       !wait_end(m, m->o->per_thread ? STAT_THREADS_LOOK_MS : command ? 1000 : -1))
+	       !wait_end(m, m->o->per_thread ? STAT_THREADS_LOOK_MS :
+			 faults_followed(m) ? FAULTS_LOOK_MS : command ? 1000 : -1)) {
 		if (m->o->per_thread)
 			stat_threads_look(&m->threads);
+		if (faults_followed(m))
+			stat_system_faults_look(&m->faults);
+	}
 	if (command)
 		ret = stat_workload_finish(&m->command, &m->run.status, &m->run.signal,
 					   &command_usage);
@@ -479,7 +569,7 @@ static int count_until(struct measurement *m, struct stat_sample *last)
 	if (!task_mode(&m->run) && m->run.software) {
 		/* Lines without a source are not printed, never as 0. */
 		if (system)
-			stat_system_delta(&sys_before, &sys_after, &usage);
+			stat_system_delta(&m->system_start, &sys_after, &usage);
 		else
 			m->run.software &= 1U << SW_CPU_CLOCK;
 		usage.value[SW_CPU_CLOCK] = (double)counts.time_enabled / 1e6;
@@ -490,6 +580,8 @@ static int count_until(struct measurement *m, struct stat_sample *last)
 
 		if (from && stat_threads_software(&m->files, &before, &totals, from, &usage))
 			m->run.software &= ~from;
+		if (faults_followed(m))
+			faults_so_far(m, &usage);
 		stat_counts_add_software(&m->run, &usage);
 	}
 	stat_counts_add(&m->run, &counts);
