@@ -305,6 +305,10 @@ for ev in context-switches cpu-migrations page-faults; do
 done
 check "  the command's execs: at least 10 page faults in all" \
 	awk '/ page-faults / { n += $2 } END { exit !(n >= 10) }' "$out"
+check "  each interval's task-clock within its time, times the CPUs" \
+	awk -v c="$ncpus" '/msec task-clock/ { if ($2 / 1000 > ($1 - last) * c + 0.001) exit 1; last = $1 }' "$out"
+check "  the shell's waits: at least 2 context switches in all" \
+	awk '/ context-switches / { n += $2 } END { exit !(n >= 2) }' "$out"
 # Each interval's page faults from /proc, the whole run's (--summary) from
 # the command's resource usage: the same kernel counts, so they add up.
 pmuctl stat -I 50 --summary -x, -e page-faults -- \
@@ -313,10 +317,6 @@ parts=$(awk -F, '$4 == "page-faults" { n++; s += $2 } END { print n + 0, s + 0 }
 whole=$(awk -F, '$3 == "page-faults" { print $1 }' "$out")
 check "-I 50 -e page-faults: ${parts% *} intervals add up to --summary's count exactly (${parts#* }, $whole)" \
 	[ "${parts% *}" -ge 3 -a "${parts#* }" = "$whole" -a "${whole:-0}" -gt 0 ]
-check "  each interval's task-clock within its time, times the CPUs" \
-	awk -v c="$ncpus" '/msec task-clock/ { if ($2 / 1000 > ($1 - last) * c + 0.001) exit 1; last = $1 }' "$out"
-check "  the shell's waits: at least 2 context switches in all" \
-	awk '/ context-switches / { n += $2 } END { exit !(n >= 2) }' "$out"
 expect 0 '^Events enabled$' "-D 100: counting starts after 100 ms, said as perf says it" \
 	pmuctl stat -D 100 -e cycles -- sleep 0.3
 check "  Events disabled before" grep -q '^Events disabled$' "$out"
