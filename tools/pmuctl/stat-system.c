@@ -161,27 +161,27 @@ int stat_system_aggregate(struct stat_run *runs, int n, int aggr)
 	for (int r = 0; r < n; r++) {
 		int socket, core, cluster, id, g;
 
-		stat_system_topology(runs[r].line_cpu, &socket, &core, &cluster);
+		stat_system_topology(runs[r].where.line_cpu, &socket, &core, &cluster);
 		id = aggr == 1 ? core : aggr == 2 ? cluster : 0;
 		for (g = 0; g < groups; g++)
-			if (runs[g].aggr_socket == socket && runs[g].aggr_id == id)
+			if (runs[g].where.aggr_socket == socket && runs[g].where.aggr_id == id)
 				break;
 		if (g < groups) {
 			stat_counts_add_run(&runs[g], &runs[r]);
-			runs[g].aggr_nr++;
+			runs[g].where.aggr_nr++;
 			continue;
 		}
 		runs[g] = runs[r];
-		runs[g].per_cpu = false;
-		runs[g].aggr = aggr;
-		runs[g].aggr_socket = socket;
-		runs[g].aggr_id = id;
-		runs[g].aggr_nr = 1;
+		runs[g].where.per_cpu = false;
+		runs[g].where.aggr = aggr;
+		runs[g].where.aggr_socket = socket;
+		runs[g].where.aggr_id = id;
+		runs[g].where.aggr_nr = 1;
 		groups++;
 	}
 	if (groups == 1 && aggr != 1)
 		say("%s: all %d CPUs counted are in one %s: its line is theirs together",
-		    aggr == 2 ? "--per-cluster" : "--per-socket", runs[0].aggr_nr,
+		    aggr == 2 ? "--per-cluster" : "--per-socket", runs[0].where.aggr_nr,
 		    aggr == 2 ? "cluster" : "socket");
 	return groups;
 }

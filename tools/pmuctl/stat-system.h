@@ -58,7 +58,7 @@ void stat_system_topology(int cpu, int *socket, int *core, int *cluster);
 
 /*
  * --per-core, --per-cluster, --per-socket (@aggr 1, 2, 3: enum
- * stat_aggr's): @n runs of one CPU each (line_cpu) summed by the CPUs'
+ * stat_aggr's): @n runs of one CPU each (where.line_cpu) summed by the CPUs'
  * place in the topology, in place. Returns how many are left.
  */
 int stat_system_aggregate(struct stat_run *runs, int n, int aggr);

@@ -41,7 +41,9 @@
 
 /* One pmuctl stat: what it counts, with what, and what came of it. */
 struct measurement {
-	struct stat_run run;		/* what the printers are given */
+	struct stat_target target;	/* whom to count */
+	struct stat_config config;	/* how to show the counts */
+	struct stat_run run;		/* what was counted: the printers are given it */
 	struct stat_events events;	/* what to count */
 	struct stat_files files;	/* CPU mode's and -p's: opened once for all runs */
 	struct stat_workload command;
@@ -65,7 +67,7 @@ struct measurement {
 
 static bool task_mode(const struct stat_run *run)
 {
-	return run->target == TARGET_COMMAND || run->target == TARGET_PROCESS;
+	return run->target->kind == TARGET_COMMAND || run->target->kind == TARGET_PROCESS;
 }
 
 #define FAULTS	(1U << SW_PAGE_FAULTS | 1U << SW_MINOR_FAULTS | 1U << SW_MAJOR_FAULTS)
@@ -78,7 +80,7 @@ static bool task_mode(const struct stat_run *run)
 static bool faults_followed(const struct measurement *m)
 {
 	return task_mode(&m->run) && (m->run.software & FAULTS) &&
-	       (m->o->interval_ms || m->run.target == TARGET_PROCESS);
+	       (m->o->interval_ms || m->run.target->kind == TARGET_PROCESS);
 }
 
 /*
@@ -89,10 +91,11 @@ static void faults_start(struct measurement *m, bool at_exec)
 {
 	if (!faults_followed(m))
 		return;
-	if (m->run.target == TARGET_COMMAND)
+	if (m->run.target->kind == TARGET_COMMAND)
 		stat_system_faults_init(&m->faults, &m->command.pid, 1, false);
 	else
-		stat_system_faults_init(&m->faults, m->run.pid_list, m->run.npid_list, m->run.tids);
+		stat_system_faults_init(&m->faults, m->target.pid_list, m->target.npid_list,
+					m->target.tids);
 	stat_system_faults_look(&m->faults);
 	m->faults_start = m->faults;
 	m->faults_from_exec = at_exec;
@@ -166,8 +169,8 @@ static int make_runs(const struct measurement *m, const struct stat_files *files
 			u.value[SW_CPU_CLOCK] = (double)d.time_enabled / 1e6;
 			stat_counts_add_software(&runs[r], &u);
 		}
-		runs[r].per_cpu = m->o->no_aggr;
-		runs[r].line_cpu = m->o->no_aggr || m->o->aggr ? stat_files_cpu(files, r) : 0;
+		runs[r].where.per_cpu = m->o->no_aggr;
+		runs[r].where.line_cpu = m->o->no_aggr || m->o->aggr ? stat_files_cpu(files, r) : 0;
 	}
 	return n;
 }
@@ -178,7 +181,7 @@ static void print_runs(const struct measurement *m, const struct stat_run *runs,
 		stat_fields_json(m->out, runs, n);
 	else if (m->o->sep)
 		stat_fields_separated(m->out, runs, n, m->o->sep);
-	else if (runs[0].interval > 0)
+	else if (runs[0].where.interval > 0)
 		stat_print_interval(m->out, runs, n);
 	else
 		stat_print_table(m->out, runs, n, m->cmd);
@@ -287,7 +290,7 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 			runs[0].software = m->run.software;
 		}
 		for (int r = 0; r < n; r++) {
-			runs[r].interval = t - t0;
+			runs[r].where.interval = t - t0;
 			runs[r].elapsed = t - (next - m->o->interval_ms / 1e3);
 			runs[r].disturbed = m->run.disturbed;
 		}
@@ -487,7 +490,7 @@ static int count_until(struct measurement *m, struct stat_sample *last)
 	double t0;
 	int ret = 0, err;
 
-	if (!m->files.n && m->run.target == TARGET_PROCESS) {
+	if (!m->files.n && m->run.target->kind == TARGET_PROCESS) {
 		ret = stat_files_open_process(&m->files, &m->events, &m->run);
 		if (!ret && m->o->per_thread)
 			ret = stat_threads_check(&m->run);
@@ -642,7 +645,7 @@ static int measure(struct measurement *m, struct stat_sample **last)
 {
 	int ret = 0;
 
-	if (m->run.target == TARGET_PROCESS && !m->cmd[0])
+	if (m->run.target->kind == TARGET_PROCESS && !m->cmd[0])
 		return count_until(m, NULL);
 	if (m->o->passes)
 		return measure_passes(m);
@@ -663,7 +666,7 @@ static int measure(struct measurement *m, struct stat_sample **last)
 	for (int i = 0; i < m->o->repeat && !ret; i++) {
 		ret = shell("--pre", m->o->pre);
 		if (!ret)
-			ret = m->run.target == TARGET_PROCESS ? count_until(m, NULL) :
+			ret = m->run.target->kind == TARGET_PROCESS ? count_until(m, NULL) :
 			      run_once(m, *last);
 		if (!ret)
 			ret = shell("--post", m->o->post);
@@ -700,7 +703,7 @@ static void print(struct measurement *m, const struct stat_sample *last)
 	if ((!m->o->interval_ms || m->o->summary) && n && !m->o->quiet) {
 		/* --summary: after -I's intervals, the whole run's counts. */
 		for (int r = 0; r < n; r++)
-			runs[r].interval = 0;
+			runs[r].where.interval = 0;
 		print_runs(m, runs, n);
 	}
 	if (m->o->per_thread)
@@ -741,18 +744,20 @@ static int system_wide_allowed(void)
 
 int cmd_stat(int argc, char **argv)
 {
-	struct measurement m = { .run.target = TARGET_COMMAND, .out = stderr };
+	struct measurement m = { .target.kind = TARGET_COMMAND, .out = stderr };
 	struct stat_options o = { .repeat = 1, .log_fd = -1 };
 	struct stat_sample *last = NULL;
 	int ret;
 
 	m.o = &o;
+	m.run.target = &m.target;
+	m.run.config = &m.config;
 	m.threads.run = &m.run;
-	ret = stat_options_parse(argc, argv, &o, &m.run, &m.events);
+	ret = stat_options_parse(argc, argv, &o, &m.target, &m.config, &m.events);
 	if (ret)
 		return ret;
 	m.cmd = argv + optind;
-	ret = stat_options_defaults(&o, &m.run, &m.events);
+	ret = stat_options_defaults(&o, &m.target, &m.config, &m.events);
 	if (!ret && o.system_wide)
 		ret = system_wide_allowed();
 	if (ret)
