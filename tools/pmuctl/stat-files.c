@@ -49,17 +49,17 @@ void stat_files_close(struct stat_files *f)
 static int add_spec(struct pmudev *pmu, char *const *specs, const int *groups, int n, int i,
 		    int *slot_of, char *why, size_t len)
 {
-	const char *members[MAX_EVENTS];
+	const char *members[MAX_EVENTS] = { 0 };
 	int at[MAX_EVENTS], got[MAX_EVENTS], k = 0, err;
 
 	why[0] = '\0';
-	if (!groups[i] || stat_events_is_cycles(specs[i]))
+	if (!groups[i] || pmudev_spec_is_cycles(specs[i]))
 		return pmudev_add_event(pmu, specs[i]);
 	for (int j = 0; j < i; j++)
-		if (groups[j] == groups[i] && !stat_events_is_cycles(specs[j]))
+		if (groups[j] == groups[i] && !pmudev_spec_is_cycles(specs[j]))
 			return slot_of[i];	/* added with its group's first */
 	for (int j = i; j < n; j++) {
-		if (groups[j] != groups[i] || stat_events_is_cycles(specs[j]))
+		if (groups[j] != groups[i] || pmudev_spec_is_cycles(specs[j]))
 			continue;
 		members[k] = specs[j];
 		at[k++] = j;
