@@ -10,8 +10,8 @@
 #       --add tests/guest/perf-parity.sh -- sh ./perf-parity.sh --icount
 #
 # --quick: the checks alone, without the figures side by side (three
-# quarters of the time): what CI runs, in the bench lane's boot
-# (bench/run --check).
+# quarters of the time): what CI runs, at the end of pmuctl-test.sh on a
+# board with perf.
 #
 # Prints TAP; exits 1 if a check fails.
 

@@ -1086,6 +1086,28 @@ fi
 # ---- pmuctl record and report (tests/guest/record-test.sh, when added) ----
 [ ! -f ./record-test.sh ] || . ./record-test.sh
 
+# ---- beside Debian's perf stat (tests/guest/perf-parity.sh, when added, on perf's boards) ----
+# Its checks (the lines a perf user reads, compared), numbered on as ours;
+# the time they took, in a comment (CI's cost).
+if [ -f ./perf-parity.sh ] && command -v perf >/dev/null; then
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	sh ./perf-parity.sh --quick ${icount:+--icount} >"$out" 2>&1
+	echo "# perf-parity --quick: $(awk -v t0="$t0" '{ printf "%.1f", $1 - t0 }' /proc/uptime) s"
+	while IFS= read -r line; do
+		case $line in
+		'ok '*) n=$((n + 1)); echo "ok $n - perf parity: ${line#ok * - }" ;;
+		'not ok '*)
+			n=$((n + 1)) failed=$((failed + 1))
+			echo "not ok $n - perf parity: ${line#not ok * - }"
+			;;
+		'#'*) echo "$line" ;;
+		esac
+	done <"$out"
+	got=$(grep -c '^\(not \)\{0,1\}ok ' "$out") plan=$(sed -n 's/^1\.\.//p' "$out")
+	check "perf parity ran to its plan ($got checks of ${plan:-no plan})" \
+		[ "$got" = "${plan:-none}" -a "$got" -gt 0 ]
+fi
+
 # ---- the kernel log ----
 dmesg >"$out"
 check "dmesg has no WARNING, BUG, Oops or scheduling while atomic" \
