@@ -421,14 +421,6 @@ static enum verdict split_spec(const char *spec, char *name, const char **mod)
 	return EV_OK;
 }
 
-bool pmudev_spec_is_cycles(const char *spec)
-{
-	char name[MAX_SPEC];
-	const char *mod;
-
-	return split_spec(spec, name, &mod) == EV_OK && !strcasecmp(name, "cycles");
-}
-
 static enum verdict parse(const char *spec, const struct armpmu_info *info,
 			  struct pmudev_event *ev)
 {

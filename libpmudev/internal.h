@@ -15,6 +15,7 @@
 #include <linux/armpmu_arch.h>
 
 #include "pmudev.h"
+#include "spec.h"
 
 /* An ioctl's result as the library returns it: 0 or a negative errno value. */
 static inline int ioctl_errno(int fd, unsigned long req, void *arg)
@@ -81,8 +82,6 @@ extern const size_t pmudev_nr_core_tables;
 /* The table of the core with MIDR @midr, or NULL. */
 const struct core_events *pmudev_core_events(uint32_t midr);
 
-/* True if @spec names the cycle counter ("cycles", any case and modifier). */
-bool pmudev_spec_is_cycles(const char *spec);
 
 /* The suffix a user-only or kernel-only count shows: ":u", ":k" or "". */
 const char *pmudev_mode_suffix(uint32_t flags);

@@ -34,6 +34,18 @@
 /* Each run's ns enabled, in the made-up runs. */
 #define ENABLED	5000
 
+/* Whom the made-up runs counted (a command), and how they are shown (as set). */
+static struct stat_target command_target = { .kind = TARGET_COMMAND };
+static struct stat_config config;
+
+/* @run emptied, of a command, shown as config says. */
+static void empty_run(struct stat_run *run)
+{
+	memset(run, 0, sizeof(*run));
+	run->target = &command_target;
+	run->config = &config;
+}
+
 /* A counter of @values, one a run, each counted @running ns of ENABLED. */
 static void add_counter(struct stat_run *run, const char *name, uint32_t event,
 			const double *values, uint64_t running)
@@ -66,7 +78,7 @@ static void made_up_partial(struct stat_run *run, int runs, const uint64_t *runn
 	};
 	double v[3];
 
-	memset(run, 0, sizeof(*run));
+	empty_run(run);
 	run->runs = runs;
 	run->elapsed = 0.001 * runs;
 	run->time_enabled = (uint64_t)ENABLED * (unsigned int)runs;
@@ -590,9 +602,9 @@ static void made_up_threads(struct stat_run *runs, int n)
 		double f = factor[r % 3];
 
 		runs[r] = runs[0];
-		runs[r].per_thread = true;
-		snprintf(runs[r].thread_comm, sizeof(runs[r].thread_comm), "prog");
-		runs[r].thread_tid = 1000 + r;
+		runs[r].where.per_thread = true;
+		snprintf(runs[r].where.thread_comm, sizeof(runs[r].where.thread_comm), "prog");
+		runs[r].where.thread_tid = 1000 + r;
 		for (int i = 0; i < runs[r].ncounters; i++) {
 			runs[r].counters[i].sum *= f;
 			runs[r].counters[i].sumsq *= f * f;
@@ -673,12 +685,12 @@ static void test_topdown(void)
 	struct armpmu_info a72 = core("Cortex-A72", 6);
 	char why[300];
 
-	memset(&run, 0, sizeof(run));
+	empty_run(&run);
 	run.runs = 1;
 	run.time_enabled = run.time_running = ENABLED;
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		add_counter(&run, counts[i].name, counts[i].event, &counts[i].value, ENABLED);
-	run.topdown = true;
+	config.topdown = true;
 	tap_check(metric_on(&run, &run.counters[1], "% frontend bound") == 20 &&
 		  metric_on(&run, &run.counters[2], "% backend bound") == 30 &&
 		  fabs(metric_on(&run, &run.counters[4], "% retiring") - 40) < 1e-9 &&
@@ -691,7 +703,7 @@ static void test_topdown(void)
 	tap_check(metric_on(&run, &run.counters[1], "frontend stall cycles per cycle") < 0 &&
 		  metric_on(&run, &run.counters[4], "insn per cycle") == 0.4,
 		  "  in place of the stall ratios; IPC still there", "%s", "-");
-	run.topdown = false;
+	config.topdown = false;
 	tap_check(metric_on(&run, &run.counters[1], "% frontend bound") < 0 &&
 		  metric_on(&run, &run.counters[1], "frontend stall cycles per cycle") == 0.2,
 		  "  without --topdown: the stall ratio, no share", "%s", "-");
@@ -765,12 +777,12 @@ static int print(int argc, char **argv)
 		if (!strcmp(argv[i], "-I")) {
 			intervals = true;
 		} else if (!strcmp(argv[i], "-A")) {
-			runs[0].per_cpu = true;
+			runs[0].where.per_cpu = true;
 			n = 2;
 		} else if (!strcmp(argv[i], "--per-thread")) {
 			per_thread = true;
 		} else if (!strcmp(argv[i], "--metric-only")) {
-			runs[0].metric_only = true;
+			config.metric_only = true;
 		} else if (!strcmp(argv[i], "--software")) {
 			struct stat_usage u = { .user = 0.0005, .sys = 0.0002 };
 
@@ -813,8 +825,8 @@ static int print(int argc, char **argv)
 		for (int r = 0; r < n; r++) {
 			if (r && !per_thread)
 				runs[r] = runs[0];
-			runs[r].line_cpu = r;
-			runs[r].interval = intervals ? 0.1 * (t + 1) : 0;
+			runs[r].where.line_cpu = r;
+			runs[r].where.interval = intervals ? 0.1 * (t + 1) : 0;
 		}
 		if (intervals)
 			stat_print_interval_header(out, &runs[0], sep, json);

@@ -52,7 +52,7 @@ void stat_counts_order(const struct stat_run *runs, int n, int i, int *order)
 		int k = r;
 
 		/* Insertion: stable, and the threads are a few hundred at most. */
-		while (runs[0].per_thread && k > 0 &&
+		while (runs[0].where.per_thread && k > 0 &&
 		       order_key(&runs[order[k - 1]], i) < order_key(&runs[r], i)) {
 			order[k] = order[k - 1];
 			k--;
@@ -82,7 +82,7 @@ void stat_counts_add(struct stat_run *run, const struct stat_sample *s)
 		const struct armpmu_slot *slot = &s->slot[run->counters[i].idx];
 		struct counter *c = &run->counters[i];
 
-		if (run->no_scale && slot->time_running) {
+		if (run->config->no_scale && slot->time_running) {
 			/* Its share of the time kept, its count not scaled up. */
 			stat_counts_add_counter(c, slot->value, slot->time_enabled,
 						slot->time_enabled);

@@ -4,7 +4,8 @@
  * counted, summed over its runs and files, and what can be said of it:
  * means, their spread, the share of the time counted, whether the counts
  * are numbers at all. No device: the printers, and the host's unit tests,
- * work from a struct stat_run alone.
+ * work from a struct stat_run alone (and the target and config it points
+ * to), as perf's stat-display.c works from its counts and config.
  *
  * Which of pmuctl's files may call which: tools/pmuctl/layers.
  */
@@ -77,15 +78,58 @@ struct stat_unsupported {
 	int at;			/* printed before counters[at] (at ncounters: after the last) */
 };
 
-/* One measurement: a command's runs, or a process, or CPUs. */
-struct stat_run {
-	enum target target;
+/*
+ * What was asked: whom to count (perf's struct target). Set by the options;
+ * each run points to it.
+ */
+struct stat_target {
+	enum target kind;
 	/* TARGET_CPU: -C's CPUs; TARGET_PROCESS: -p's processes or -t's threads. */
 	int cpu_list[MAX_TARGETS], ncpu_list;
 	pid_t pid_list[MAX_TARGETS];
 	int npid_list;
 	bool tids;		/* -t: the threads alone, not their processes' others */
-	char targets[128];	/* -C's, -p's or -t's list as given, for the header */
+	char given[128];	/* -C's, -p's or -t's list as given, for the header */
+	bool no_inherit;	/* -i: the first threads alone, not what they create */
+};
+
+/*
+ * How counts are shown, whatever they are (perf's struct
+ * perf_stat_config): set by the options; each run points to it.
+ */
+struct stat_config {
+	bool metric_only;	/* --metric-only */
+	bool topdown;		/* --topdown (-M topdown): its shares, not the stall ratios */
+	bool no_big_num;	/* --no-big-num: no thousands' separators */
+	bool no_scale;		/* --no-scale: counts of part of the time left unscaled */
+};
+
+/*
+ * Where a run's lines are, printed before them (perf's aggregation ID): -I's
+ * time, -A's CPU, --per-core's group of CPUs, --per-thread's thread.
+ */
+struct stat_where {
+	double interval;	/* -I: seconds since the start; 0: not -I */
+	bool per_cpu;		/* -A: the lines are line_cpu's */
+	int line_cpu;
+	/* --per-core, --per-cluster, --per-socket: the lines are a group of CPUs'. */
+	int aggr;		/* enum stat_aggr's: 0 none */
+	int aggr_socket, aggr_id, aggr_nr;	/* S0-D0-C<id>, its CPUs */
+	bool per_thread;	/* --per-thread: the lines are thread_comm-thread_tid's */
+	char thread_comm[16];
+	int thread_tid;
+};
+
+/*
+ * What was measured: a command's runs, or a process's, or CPUs' counts,
+ * and how the count ended. -A, -I and --per-thread make one per line
+ * group, each with its own counts and place (where), all pointing to the
+ * one target and config.
+ */
+struct stat_run {
+	const struct stat_target *target;
+	const struct stat_config *config;
+	struct stat_where where;
 	int threads;		/* TARGET_PROCESS: the threads attached */
 	int cpus;		/* CPU mode: the CPUs counted */
 	struct counter counters[MAX_EVENTS];
@@ -106,21 +150,6 @@ struct stat_run {
 	double sw_sum[SW_COUNT], sw_sumsq[SW_COUNT];
 	bool usage;		/* the command's usage is known (user, sys) */
 	double user, sys;	/* seconds, summed over the runs */
-	/* Where the lines are, printed before them: -I's time, -A's CPU. */
-	double interval;	/* -I: seconds since the start; 0: not -I */
-	bool per_cpu;		/* -A: the lines are line_cpu's */
-	int line_cpu;
-	/* --per-core, --per-cluster, --per-socket: the lines are a group of CPUs'. */
-	int aggr;		/* enum stat_aggr's: 0 none */
-	int aggr_socket, aggr_id, aggr_nr;	/* S0-D0-C<id>, its CPUs */
-	bool per_thread;	/* --per-thread: the lines are thread_comm-thread_tid's */
-	char thread_comm[16];
-	int thread_tid;
-	bool metric_only;	/* --metric-only */
-	bool topdown;		/* --topdown (-M topdown): its shares, not the stall ratios */
-	bool no_big_num;	/* --no-big-num: no thousands' separators */
-	bool no_scale;		/* --no-scale: counts of part of the time left unscaled */
-	bool no_inherit;	/* -i: the first threads alone, not what they create */
 	const double *elapsed_each;	/* --table: each run's seconds (runs of them) */
 	int timeout_ms;		/* the command was stopped by --timeout after this */
 	uint64_t time_enabled, time_running;	/* summed over runs and files */
@@ -150,7 +179,7 @@ void stat_counts_clear(struct stat_run *run);
 /*
  * The order to print @n runs' lines of one count in: counter @i (or, @i
  * negative, software count -1 - @i) in @order. As given, but with
- * --per-thread (per_thread) from the largest count down, as perf orders
+ * --per-thread (where.per_thread) from the largest count down, as perf orders
  * threads, ties in the given order.
  */
 void stat_counts_order(const struct stat_run *runs, int n, int i, int *order);

@@ -269,13 +269,6 @@ int stat_events_all_modes(struct stat_events *ev, char mode)
 	return 0;
 }
 
-bool stat_events_is_cycles(const char *spec)
-{
-	size_t n = strcspn(spec, ":");
-
-	return n == 6 && !strncasecmp(spec, "cycles", 6);
-}
-
 int stat_events_check(const struct stat_events *ev, const struct armpmu_info *info)
 {
 	const char *core = core_name(info);
@@ -292,7 +285,7 @@ int stat_events_check(const struct stat_events *ev, const struct armpmu_info *in
 			if (ev->group_of[i] != g)
 				continue;
 			members++;
-			if (stat_events_is_cycles(ev->specs[i]) && !cycles)
+			if (pmudev_spec_is_cycles(ev->specs[i]) && !cycles)
 				cycles = true;
 			else
 				need++;

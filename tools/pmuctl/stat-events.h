@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 
+#include "spec.h"
 #include "stat-counts.h"
 #include "stat-metrics.h"
 
@@ -54,9 +55,6 @@ int stat_events_check(const struct stat_events *ev, const struct armpmu_info *in
  * or 'k'), as perf gives it. Returns 0, or the usage error's status.
  */
 int stat_events_all_modes(struct stat_events *ev, char mode);
-
-/* Whether @spec is the alias "cycles", which takes the cycle counter. */
-bool stat_events_is_cycles(const char *spec);
 
 /* The name of software event @sw as perf prints it ("task-clock"). */
 const char *stat_events_software_name(enum stat_software sw);

@@ -151,7 +151,7 @@ static void unsupported_fields(const struct stat_print_lines *p, const struct st
 
 static void fields(FILE *out, const struct stat_run *runs, int n, const char *sep)
 {
-	if (runs[0].metric_only) {
+	if (runs[0].config->metric_only) {
 		stat_print_metric_only(out, runs, n, sep ? STAT_CSV : STAT_JSON, sep);
 		return;
 	}

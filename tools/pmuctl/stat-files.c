@@ -49,17 +49,17 @@ void stat_files_close(struct stat_files *f)
 static int add_spec(struct pmudev *pmu, char *const *specs, const int *groups, int n, int i,
 		    int *slot_of, char *why, size_t len)
 {
-	const char *members[MAX_EVENTS];
+	const char *members[MAX_EVENTS] = { 0 };
 	int at[MAX_EVENTS], got[MAX_EVENTS], k = 0, err;
 
 	why[0] = '\0';
-	if (!groups[i] || stat_events_is_cycles(specs[i]))
+	if (!groups[i] || pmudev_spec_is_cycles(specs[i]))
 		return pmudev_add_event(pmu, specs[i]);
 	for (int j = 0; j < i; j++)
-		if (groups[j] == groups[i] && !stat_events_is_cycles(specs[j]))
+		if (groups[j] == groups[i] && !pmudev_spec_is_cycles(specs[j]))
 			return slot_of[i];	/* added with its group's first */
 	for (int j = i; j < n; j++) {
-		if (groups[j] != groups[i] || stat_events_is_cycles(specs[j]))
+		if (groups[j] != groups[i] || pmudev_spec_is_cycles(specs[j]))
 			continue;
 		members[k] = specs[j];
 		at[k++] = j;
@@ -205,7 +205,7 @@ int stat_files_open_command(struct stat_files *f, pid_t pid, bool on_exec,
 		pmudev_close(pmu);
 		return fail("%s", strerror(-err));
 	}
-	err = pmudev_attach(pmu, pid, (run->no_inherit ? 0 : PMUDEV_ATTACH_FOLLOW) |
+	err = pmudev_attach(pmu, pid, (run->target->no_inherit ? 0 : PMUDEV_ATTACH_FOLLOW) |
 			    (on_exec ? PMUDEV_ATTACH_ENABLE_ON_EXEC : 0));
 	if (err)
 		return fail("cannot count the command: %s", pmudev_strerror(err));
@@ -233,17 +233,17 @@ static int attach_thread(struct stat_files *f, pid_t pid, pid_t tid, struct stat
 
 	if (open_pmu(&pmu, PMUDEV_CPU_ANY, PMUDEV_OPEN_UNBOUND | PMUDEV_OPEN_MULTIPLEX))
 		return EXIT_FAILURE;
-	err = pmudev_attach(pmu, tid, run->no_inherit ? 0 : PMUDEV_ATTACH_FOLLOW);
+	err = pmudev_attach(pmu, tid, run->target->no_inherit ? 0 : PMUDEV_ATTACH_FOLLOW);
 	if (err) {
 		pmudev_close(pmu);
 		if (err == -EACCES)
 			return fail("not allowed to count %s %d: it must be yours (and not setuid), or you need CAP_PERFMON, CAP_SYS_ADMIN or CAP_SYS_PTRACE",
-				    run->tids ? "thread" : "process", (int)pid);
-		if (err == -ESRCH && run->tids)
+				    run->target->tids ? "thread" : "process", (int)pid);
+		if (err == -ESRCH && run->target->tids)
 			return fail("no thread %d", (int)tid);
 		if (tid == pid && err == -EBUSY)
 			return fail("%s %d is already counted by another armpmu file",
-				    run->tids ? "thread" : "process", (int)pid);
+				    run->target->tids ? "thread" : "process", (int)pid);
 		if (tid == pid || (err != -ESRCH && err != -EBUSY))
 			return fail("cannot count thread %d: %s", (int)tid, pmudev_strerror(err));
 		return SKIP_THREAD;
@@ -271,7 +271,7 @@ static int attach_threads(struct stat_files *f, pid_t pid, pid_t **tids, int *nt
 	DIR *dir;
 	int ret = 0;
 
-	if (run->tids) {
+	if (run->target->tids) {
 		if (attached(*tids, *ntids, pid))
 			return 0;
 		if (kill(pid, 0) && errno == ESRCH)
@@ -324,22 +324,22 @@ int stat_files_open_process(struct stat_files *f, struct stat_events *ev, struct
 
 	/* A thread created before its creator was attached: look again. */
 	for (int pass = 0; pass < 2 && !ret; pass++)
-		for (int i = 0; i < run->npid_list && !ret; i++)
-			ret = attach_threads(f, run->pid_list[i], &tids, &ntids, ev, run);
+		for (int i = 0; i < run->target->npid_list && !ret; i++)
+			ret = attach_threads(f, run->target->pid_list[i], &tids, &ntids, ev, run);
 	free(tids);
 	return ret;
 }
 
 int stat_files_open_cpus(struct stat_files *f, struct stat_events *ev, struct stat_run *run)
 {
-	int n = run->target == TARGET_CPU ? run->ncpu_list : possible_cpus();
+	int n = run->target->kind == TARGET_CPU ? run->target->ncpu_list : possible_cpus();
 
 	for (int i = 0; i < n; i++) {
-		int cpu = run->target == TARGET_CPU ? run->cpu_list[i] : i;
+		int cpu = run->target->kind == TARGET_CPU ? run->target->cpu_list[i] : i;
 		struct pmudev *pmu;
 		int err = pmudev_open(&pmu, cpu, PMUDEV_OPEN_NO_PIN | PMUDEV_OPEN_MULTIPLEX), ret;
 
-		if (err == -ENXIO && run->target == TARGET_ALL_CPUS)
+		if (err == -ENXIO && run->target->kind == TARGET_ALL_CPUS)
 			continue;	/* offline: nothing runs there */
 		if (err) {
 			explain_open_error(err, cpu);

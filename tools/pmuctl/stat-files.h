@@ -30,13 +30,13 @@ int stat_files_open_command(struct stat_files *f, pid_t pid, bool on_exec,
 			    struct stat_events *ev, struct stat_run *run);
 /*
  * -p: a file attached with FOLLOW to each thread of each process of
- * run->pid_list, as /proc lists them, twice over (a thread created before
- * its creator was attached); -t (run->tids): to each thread of the list
+ * run->target->pid_list, as /proc lists them, twice over (a thread created before
+ * its creator was attached); -t (target->tids): to each thread of the list
  * alone. run->threads says how many. Returns 0, or the exit status.
  */
 int stat_files_open_process(struct stat_files *f, struct stat_events *ev, struct stat_run *run);
 /*
- * CPU mode: -C's CPUs (run->cpu_list), or -a's every online CPU; nothing
+ * CPU mode: -C's CPUs (run->target->cpu_list), or -a's every online CPU; nothing
  * pinned, the command included, as perf pins nothing. run->cpus says how
  * many. Returns 0, or the exit status.
  */

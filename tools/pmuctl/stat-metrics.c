@@ -104,7 +104,7 @@ bool stat_metric_value(const struct stat_run *run, const struct counter *on,
 	double share, retired;
 
 	/* --topdown's shares, in place of the stall ratios; only with it. */
-	if ((m->kind != METRIC_RATIO) != run->topdown &&
+	if ((m->kind != METRIC_RATIO) != run->config->topdown &&
 	    (m->kind != METRIC_RATIO || m->on == ARMPMU_EV_STALL_FRONTEND ||
 	     m->on == ARMPMU_EV_STALL_BACKEND))
 		return false;

@@ -23,9 +23,9 @@ static void usage(void)
 	       "Counts events while COMMAND runs: COMMAND and every thread and child process\n"
 	       "it creates, wherever the scheduler runs them, and nothing else. Prints, as\n"
 	       "perf stat does, task-clock, context-switches and cpu-migrations (from the\n"
-	       "driver), page-faults (from the command's resource usage), what the events\n"
-	       "counted (default, perf's: cycles,instructions,branches,branch-misses), the\n"
-	       "metrics whose counts\n"
+	       "driver), page-faults (from the command's resource usage; -I, -p, -t: from\n"
+	       "/proc), what the events counted (default, perf's: cycles,instructions,\n"
+	       "branches,branch-misses), the metrics whose counts\n"
 	       "were all counted after '#', the elapsed time and the user and system\n"
 	       "seconds, on stderr (-o: in FILE). Ctrl-C ends the command, and the counts\n"
 	       "so far are printed.\n\n"
@@ -111,8 +111,8 @@ static void usage(void)
 	       "INST_RETIRED differ; 2 for a usage error; --pre's or --post's if it failed.\n");
 }
 
-/* -p's and -t's comma-separated IDs into run->pid_list. */
-static int parse_pids(const char *arg, int opt, struct stat_run *run)
+/* -p's and -t's comma-separated IDs into target->pid_list. */
+static int parse_pids(const char *arg, int opt, struct stat_target *target)
 {
 	const char *what = opt == 't' ? "thread" : "process";
 	const char *p = arg;
@@ -124,17 +124,17 @@ static int parse_pids(const char *arg, int opt, struct stat_run *run)
 		n = strtol(p, &end, 10);
 		if (errno || end == p || (*end && *end != ',') || n <= 0 || n > 0x3fffffff)
 			return usage_error("-%c needs a %s ID, not '%s' (or a list: 1,2)", opt, what, arg);
-		if (run->npid_list == MAX_TARGETS)
+		if (target->npid_list == MAX_TARGETS)
 			return usage_error("-%c: %d IDs at most", opt, MAX_TARGETS);
-		run->pid_list[run->npid_list++] = (pid_t)n;
+		target->pid_list[target->npid_list++] = (pid_t)n;
 		p = end + 1;
 	} while (*end);
-	snprintf(run->targets, sizeof(run->targets), "%s", arg);
+	snprintf(target->given, sizeof(target->given), "%s", arg);
 	return 0;
 }
 
-/* -C's list, perf's: "0", "0,1", "1-2", "0,2-3", into run->cpu_list. */
-static int parse_cpus(const char *arg, struct stat_run *run)
+/* -C's list, perf's: "0", "0,1", "1-2", "0,2-3", into target->cpu_list. */
+static int parse_cpus(const char *arg, struct stat_target *target)
 {
 	char *list = strdup(arg), *item, *save = NULL, *dash;
 	int first, last, ret = 0;
@@ -152,18 +152,18 @@ static int parse_cpus(const char *arg, struct stat_run *run)
 		for (int c = first; !ret && c <= (dash ? last : first); c++) {
 			bool seen = false;
 
-			for (int k = 0; k < run->ncpu_list; k++)
-				seen |= run->cpu_list[k] == c;
-			if (!seen && run->ncpu_list == MAX_TARGETS)
+			for (int k = 0; k < target->ncpu_list; k++)
+				seen |= target->cpu_list[k] == c;
+			if (!seen && target->ncpu_list == MAX_TARGETS)
 				ret = usage_error("-C: %d CPUs at most", MAX_TARGETS);
 			else if (!seen)
-				run->cpu_list[run->ncpu_list++] = c;
+				target->cpu_list[target->ncpu_list++] = c;
 		}
 	}
-	if (!ret && !run->ncpu_list)
+	if (!ret && !target->ncpu_list)
 		ret = usage_error("no CPU '%s'", arg);
 	free(list);
-	snprintf(run->targets, sizeof(run->targets), "%s", arg);
+	snprintf(target->given, sizeof(target->given), "%s", arg);
 	return ret;
 }
 
@@ -218,16 +218,17 @@ static int parse_group(const char *arg, struct stat_events *ev)
 }
 
 /* --per-thread's refusals: 0, or the usage error's status. */
-static int per_thread_options(const struct stat_options *o, const struct stat_run *run,
+static int per_thread_options(const struct stat_options *o, const struct stat_target *target,
+			      const struct stat_config *config,
 			      const struct stat_events *ev)
 {
 	if (!o->per_thread)
 		return 0;
-	if (run->target != TARGET_COMMAND && run->target != TARGET_PROCESS)
+	if (target->kind != TARGET_COMMAND && target->kind != TARGET_PROCESS)
 		return usage_error("--per-thread counts threads (a command, -p, -t): not with -C or -a");
 	if (o->repeat != 1 || o->interval_ms || o->passes)
 		return usage_error("--per-thread prints one run's threads at its end: no -r, -I or --passes");
-	if (run->metric_only)
+	if (config->metric_only)
 		return usage_error("--per-thread prints counts: not with --metric-only");
 	if (ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CONTEXT_SWITCHES |
 			     1U << SW_CPU_MIGRATIONS))
@@ -260,7 +261,8 @@ static int parse_count(const char *arg, const char *what, int min, int *n)
  * perf stat's options beyond the first ones (issue 28): 0, the usage
  * error's status, or -1 for an option unknown to perf too.
  */
-static int perf_option(int opt, struct stat_options *o, struct stat_run *run,
+static int perf_option(int opt, struct stat_options *o, struct stat_target *target,
+		       struct stat_config *config,
 		       struct stat_events *ev)
 {
 	switch (opt) {
@@ -275,16 +277,16 @@ static int perf_option(int opt, struct stat_options *o, struct stat_run *run,
 		o->quiet = true;
 		return 0;
 	case 'B':
-		run->no_big_num = false;
+		config->no_big_num = false;
 		return 0;
 	case OPT_NO_BIG_NUM:
-		run->no_big_num = true;
+		config->no_big_num = true;
 		return 0;
 	case 'c':
-		run->no_scale = false;	/* perf's default too */
+		config->no_scale = false;	/* perf's default too */
 		return 0;
 	case OPT_NO_SCALE:
-		run->no_scale = true;
+		config->no_scale = true;
 		return 0;
 	case OPT_INTERVAL_COUNT:
 		return parse_count(optarg, "--interval-count", 1, &o->interval_count);
@@ -317,7 +319,7 @@ static int perf_option(int opt, struct stat_options *o, struct stat_run *run,
 		o->null_run = true;
 		return 0;
 	case 'i':
-		run->no_inherit = true;
+		target->no_inherit = true;
 		return 0;
 	case OPT_PER_CORE:
 	case OPT_PER_SOCKET:
@@ -340,10 +342,11 @@ static int perf_option(int opt, struct stat_options *o, struct stat_run *run,
 }
 
 /* The options that shape a run, checked together: 0, or the usage error's status. */
-static int more_checks(const struct stat_options *o, const struct stat_run *run,
+static int more_checks(const struct stat_options *o, const struct stat_target *target,
+		       const struct stat_config *config,
 		       const struct stat_events *ev)
 {
-	bool cpus = run->target == TARGET_CPU || run->target == TARGET_ALL_CPUS;
+	bool cpus = target->kind == TARGET_CPU || target->kind == TARGET_ALL_CPUS;
 
 	if ((o->interval_count || o->interval_clear || o->summary) && !o->interval_ms)
 		return usage_error("--interval-count, --interval-clear and --summary are -I's: no -I");
@@ -355,11 +358,11 @@ static int more_checks(const struct stat_options *o, const struct stat_run *run,
 		return usage_error("--log-fd and -o: one or the other, as perf");
 	if (o->null_run && (ev->nspecs || ev->software || o->detailed))
 		return usage_error("-n counts nothing, the elapsed time alone: no -e, -M or -d");
-	if (o->null_run && (o->passes || o->per_thread || run->metric_only || o->interval_ms))
+	if (o->null_run && (o->passes || o->per_thread || config->metric_only || o->interval_ms))
 		return usage_error("-n counts nothing: no --passes, --per-thread, --metric-only or -I");
-	if (o->null_run && run->target == TARGET_PROCESS)
+	if (o->null_run && target->kind == TARGET_PROCESS)
 		return usage_error("-n times a command, counting nothing: not with -p or -t");
-	if (run->no_inherit && run->target != TARGET_COMMAND && run->target != TARGET_PROCESS)
+	if (target->no_inherit && target->kind != TARGET_COMMAND && target->kind != TARGET_PROCESS)
 		return usage_error("-i counts a command's (or -p's) first threads alone: not with -C or -a, which count whole CPUs");
 	if (o->aggr && !cpus)
 		return usage_error("--per-core, --per-socket and --per-cluster sum whole CPUs: with -a or -C");
@@ -371,7 +374,8 @@ static int more_checks(const struct stat_options *o, const struct stat_run *run,
 }
 
 /* Returns 0 to go on, or the exit status of a usage error. */
-int stat_options_parse(int argc, char **argv, struct stat_options *o, struct stat_run *run,
+int stat_options_parse(int argc, char **argv, struct stat_options *o, struct stat_target *target,
+		       struct stat_config *config,
 		       struct stat_events *ev)
 {
 	static const struct option opts[] = {
@@ -452,18 +456,18 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		case 'p':
 		case 't':
 			targets = true;
-			run->target = TARGET_PROCESS;
-			run->tids = opt == 't';
-			ret = parse_pids(optarg, opt, run);
+			target->kind = TARGET_PROCESS;
+			target->tids = opt == 't';
+			ret = parse_pids(optarg, opt, target);
 			break;
 		case 'C':
 			targets = true;
-			run->target = TARGET_CPU;
-			ret = parse_cpus(optarg, run);
+			target->kind = TARGET_CPU;
+			ret = parse_cpus(optarg, target);
 			break;
 		case 'a':
 			targets = true;
-			run->target = TARGET_ALL_CPUS;
+			target->kind = TARGET_ALL_CPUS;
 			break;
 		case 'A':
 			o->no_aggr = true;
@@ -483,7 +487,7 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 			o->append = true;
 			break;
 		case OPT_METRIC_ONLY:
-			run->metric_only = true;
+			config->metric_only = true;
 			break;
 		case OPT_PASSES:
 			o->passes = true;
@@ -498,61 +502,55 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 			usage();
 			exit(EXIT_SUCCESS);
 		default:
-			ret = perf_option(opt, o, run, ev);
+			ret = perf_option(opt, o, target, config, ev);
 			if (ret < 0)
 				return option_error(opt, argv);
 		}
 		if (ret)
 			return ret;
 	}
-	if (run->target == TARGET_PROCESS && optind == argc && o->repeat != 1)
+	if (target->kind == TARGET_PROCESS && optind == argc && o->repeat != 1)
 		return usage_error("%s without a command counts once, until the %s end: -r repeats a command that says how long (-r 3 %s ID -- sleep 1)",
-				   run->tids ? "-t" : "-p", run->tids ? "threads" : "processes",
-				   run->tids ? "-t" : "-p");
-	if (optind == argc && run->target == TARGET_COMMAND) {
+				   target->tids ? "-t" : "-p", target->tids ? "threads" : "processes",
+				   target->tids ? "-t" : "-p");
+	if (optind == argc && target->kind == TARGET_COMMAND) {
 		/* perf's: the whole system until Ctrl-C (cmd_stat checks the privilege). */
-		if (o->passes || o->per_thread || run->no_inherit || o->null_run || o->no_aggr)
+		if (o->passes || o->per_thread || target->no_inherit || o->null_run || o->no_aggr)
 			return usage_error("no command to run");
-		run->target = TARGET_ALL_CPUS;
+		target->kind = TARGET_ALL_CPUS;
 		o->system_wide = true;
 	}
-	if (optind == argc && run->target != TARGET_PROCESS && o->repeat != 1)
+	if (optind == argc && target->kind != TARGET_PROCESS && o->repeat != 1)
 		return usage_error("without a command the CPUs are counted once, until Ctrl-C: -r repeats a command (-r 3 -a -- sleep 1)");
-	if (optind == argc && run->target != TARGET_PROCESS && o->passes)
+	if (optind == argc && target->kind != TARGET_PROCESS && o->passes)
 		return usage_error("--passes runs a command once per set of events: no command to run");
-	if (o->passes && run->target != TARGET_COMMAND)
+	if (o->passes && target->kind != TARGET_COMMAND)
 		return usage_error("--passes runs the command once per set of events: not with -p, -t, -C or -a");
 	if (o->passes && (o->repeat != 1 || o->interval_ms || o->delay_ms))
 		return usage_error("--passes runs the command once per set of events: no -r, -I or -D");
-	ret = per_thread_options(o, run, ev);
+	ret = per_thread_options(o, target, config, ev);
 	if (!ret)
-		ret = more_checks(o, run, ev);
+		ret = more_checks(o, target, config, ev);
 	if (ret)
 		return ret;
 	if (o->sep && o->json)
 		return usage_error("-x and --json do not go together");
 	if (o->append && !o->output && o->log_fd < 0)
 		return usage_error("--append appends to -o's file (or --log-fd's): no -o");
-	if (o->no_aggr && run->target != TARGET_CPU && run->target != TARGET_ALL_CPUS)
+	if (o->no_aggr && target->kind != TARGET_CPU && target->kind != TARGET_ALL_CPUS)
 		return usage_error("-A gives each CPU's counts apart: with -C or -a");
 	if (o->no_aggr && o->repeat != 1)
 		return usage_error("-A gives one run's counts per CPU: no -r");
 	if (o->interval_ms && o->repeat != 1)
 		return usage_error("-I prints as the command runs: no -r");
-	if ((ev->software & ~(1U << SW_CPU_CLOCK)) && run->target == TARGET_CPU)
+	if ((ev->software & ~(1U << SW_CPU_CLOCK)) && target->kind == TARGET_CPU)
 		return usage_error("-C: the kernel keeps context switches and page faults per process and for the whole system, not per CPU: of perf's software events only cpu-clock has a source there");
-	if ((ev->software & 1U << SW_CPU_MIGRATIONS) && run->target == TARGET_ALL_CPUS)
+	if ((ev->software & 1U << SW_CPU_MIGRATIONS) && target->kind == TARGET_ALL_CPUS)
 		return usage_error("-a: the kernel keeps no system-wide count of CPU migrations outside perf; cpu-migrations is a command's, from the driver");
-	if ((ev->software & 1U << SW_TASK_CLOCK) && run->target == TARGET_ALL_CPUS)
+	if ((ev->software & 1U << SW_TASK_CLOCK) && target->kind == TARGET_ALL_CPUS)
 		return usage_error("-a: task-clock is a command's time; the CPUs' is cpu-clock");
-	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
-			      1U << SW_CPU_MIGRATIONS)) && run->target == TARGET_PROCESS)
-		return usage_error("-p, -t: page faults are measured from a command's resource usage or the system's; of perf's software events the driver counts task-clock, context-switches and cpu-migrations of threads");
 	if ((ev->software & ~(1U << SW_CPU_CLOCK)) && o->no_aggr)
 		return usage_error("-A: of perf's software events only cpu-clock has a source per CPU (each CPU file's time); the system's switches and faults are counted for all the CPUs together");
-	if ((ev->software & ~(1U << SW_TASK_CLOCK | 1U << SW_CPU_CLOCK | 1U << SW_CONTEXT_SWITCHES |
-			      1U << SW_CPU_MIGRATIONS)) && o->interval_ms)
-		return usage_error("-I: page faults are measured at the command's end; of perf's software events the driver counts task-clock, context-switches and cpu-migrations at every interval");
 	return 0;
 }
 
@@ -566,8 +564,9 @@ static const unsigned int default_aliases[] = { 0, 1, 4, 5 };
 /*
  * perf's default software lines, where pmuctl has a source for them, by
  * what is counted and how: a command's from its resource usage (-I: those
- * the driver counts at each interval), -a's from the CPU files' times and
- * /proc, -C's cpu-clock alone, -p's and -t's from the driver.
+ * the driver counts, and page faults from /proc, at each interval), -a's
+ * from the CPU files' times and /proc, -C's cpu-clock alone, -p's and
+ * -t's from the driver and their page faults from /proc.
  */
 #define SW(x)	(1U << SW_##x)
 static const struct {
@@ -578,11 +577,13 @@ static const struct {
 } default_software[] = {
 	{ TARGET_COMMAND, false, false,
 	  SW(TASK_CLOCK) | SW(CONTEXT_SWITCHES) | SW(CPU_MIGRATIONS) | SW(PAGE_FAULTS) },
-	{ TARGET_COMMAND, true, true, STAT_THREADS_SOFTWARE },
+	{ TARGET_COMMAND, true, true, STAT_THREADS_SOFTWARE | SW(PAGE_FAULTS) },
 	{ TARGET_ALL_CPUS, false, false, SW(CPU_CLOCK) | SW(CONTEXT_SWITCHES) | SW(PAGE_FAULTS) },
+	{ TARGET_ALL_CPUS, true, false, SW(CPU_CLOCK) | SW(CONTEXT_SWITCHES) | SW(PAGE_FAULTS) },
 	{ TARGET_CPU, false, false, SW(CPU_CLOCK) },
-	{ TARGET_PROCESS, false, true, STAT_THREADS_SOFTWARE },
-	{ TARGET_PROCESS, true, true, STAT_THREADS_SOFTWARE },
+	{ TARGET_CPU, true, false, SW(CPU_CLOCK) },
+	{ TARGET_PROCESS, false, true, STAT_THREADS_SOFTWARE | SW(PAGE_FAULTS) },
+	{ TARGET_PROCESS, true, true, STAT_THREADS_SOFTWARE | SW(PAGE_FAULTS) },
 };
 
 /*
@@ -599,16 +600,17 @@ static const char *const detailed_specs[][6] = {
 };
 
 /* Without -e: perf's defaults; then -d's, and --all-user's modes. 0, or the usage error's status. */
-int stat_options_defaults(const struct stat_options *o, struct stat_run *run,
+int stat_options_defaults(const struct stat_options *o, const struct stat_target *target,
+			  struct stat_config *config,
 			  struct stat_events *ev)
 {
 	/* --topdown, -M topdown (TopdownL1): its shares in place of the stall ratios. */
-	run->topdown = ev->group && !strcmp(ev->group->name, "topdown");
+	config->topdown = ev->group && !strcmp(ev->group->name, "topdown");
 	if (!ev->nspecs && !ev->software && !o->null_run) {
 		for (size_t i = 0; i < sizeof(default_aliases) / sizeof(default_aliases[0]); i++)
 			ev->specs[ev->nspecs++] = (char *)pmudev_perf_alias(default_aliases[i]);
 		for (size_t i = 0; i < sizeof(default_software) / sizeof(default_software[0]); i++)
-			if (default_software[i].target == run->target &&
+			if (default_software[i].target == target->kind &&
 			    default_software[i].interval == (o->interval_ms > 0) &&
 			    (!o->delay_ms || default_software[i].delayed_too) && !o->aggr)
 				/* -A: each CPU's cpu-clock, as perf's; the rest has no source per CPU. */

@@ -45,19 +45,19 @@ struct stat_options {
 };
 
 /*
- * Parses pmuctl stat's options into @o, @run's target and @ev. Returns 0
- * to go on, or the exit status of a usage error; --help and -M list print
- * and exit.
+ * Parses pmuctl stat's options into @o, whom to count (@target), how to
+ * show the counts (@config) and what to count (@ev). Returns 0 to go on,
+ * or the exit status of a usage error; --help and -M list print and exit.
  */
-int stat_options_parse(int argc, char **argv, struct stat_options *o, struct stat_run *run,
-		       struct stat_events *ev);
+int stat_options_parse(int argc, char **argv, struct stat_options *o, struct stat_target *target,
+		       struct stat_config *config, struct stat_events *ev);
 
 /*
  * What is counted without -e: perf's default events and the software
- * lines pmuctl has a source for, for @run's target; then -d's events and
+ * lines pmuctl has a source for, for @target; then -d's events and
  * --all-user's or --all-kernel's modes. 0, or the usage error's status.
  */
-int stat_options_defaults(const struct stat_options *o, struct stat_run *run,
-			  struct stat_events *ev);
+int stat_options_defaults(const struct stat_options *o, const struct stat_target *target,
+			  struct stat_config *config, struct stat_events *ev);
 
 #endif /* PMUCTL_STAT_OPTIONS_H */

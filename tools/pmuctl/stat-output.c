@@ -47,47 +47,49 @@ static void aggr_prefix(FILE *out, const struct stat_run *run, enum stat_format 
 	static const char *const key[] = { "", "core", "cluster", "socket" };
 	char id[48];
 	bool table = f == STAT_TABLE;
-	int width = run->aggr == 1 ? -8 : -5;
+	int width = run->where.aggr == 1 ? -8 : -5;
 
 	/* enum stat_aggr: 1 core, 2 cluster, 3 socket. */
-	if (run->aggr == 3)
-		snprintf(id, sizeof(id), "S%*d", table ? width : 0, run->aggr_socket);
+	if (run->where.aggr == 3)
+		snprintf(id, sizeof(id), "S%*d", table ? width : 0, run->where.aggr_socket);
 	else
-		snprintf(id, sizeof(id), "S%d-D0-%s%*d", run->aggr_socket, run->aggr == 1 ? "C" : "CLS",
-			 table ? width : 0, run->aggr_id);
+		snprintf(id, sizeof(id), "S%d-D0-%s%*d", run->where.aggr_socket,
+			 run->where.aggr == 1 ? "C" : "CLS",
+			 table ? width : 0, run->where.aggr_id);
 	if (f == STAT_JSON)
-		fprintf(out, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ", key[run->aggr], id,
-			run->aggr_nr);
+		fprintf(out, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ", key[run->where.aggr], id,
+			run->where.aggr_nr);
 	else
-		fprintf(out, "%s%s%*d%s", id, table ? " " : sep, table ? 4 : 0, run->aggr_nr,
+		fprintf(out, "%s%s%*d%s", id, table ? " " : sep, table ? 4 : 0, run->where.aggr_nr,
 			table ? " " : sep);
 }
 
 void stat_print_prefix(FILE *out, const struct stat_run *run, enum stat_format f, const char *sep)
 {
-	if (run->interval > 0) {
+	if (run->where.interval > 0) {
 		if (f == STAT_JSON)
-			fprintf(out, "\"interval\" : %.9f, ", run->interval);
+			fprintf(out, "\"interval\" : %.9f, ", run->where.interval);
 		else
-			fprintf(out, "%16.9f%s", run->interval, f == STAT_CSV ? sep : run->per_cpu ? " " : "");
+			fprintf(out, "%16.9f%s", run->where.interval,
+				f == STAT_CSV ? sep : run->where.per_cpu ? " " : "");
 	}
-	if (run->per_cpu) {
+	if (run->where.per_cpu) {
 		if (f == STAT_JSON)
-			fprintf(out, "\"cpu\" : \"%d\", ", run->line_cpu);
+			fprintf(out, "\"cpu\" : \"%d\", ", run->where.line_cpu);
 		else if (f == STAT_CSV)
-			fprintf(out, "CPU%d%s", run->line_cpu, sep);
+			fprintf(out, "CPU%d%s", run->where.line_cpu, sep);
 		else
-			fprintf(out, "CPU%-7d", run->line_cpu);
+			fprintf(out, "CPU%-7d", run->where.line_cpu);
 	}
-	if (run->aggr)
+	if (run->where.aggr)
 		aggr_prefix(out, run, f, sep);
-	if (run->per_thread) {
+	if (run->where.per_thread) {
 		if (f == STAT_JSON)
-			fprintf(out, "\"thread\" : \"%s-%d\", ", run->thread_comm, run->thread_tid);
+			fprintf(out, "\"thread\" : \"%s-%d\", ", run->where.thread_comm, run->where.thread_tid);
 		else if (f == STAT_CSV)
-			fprintf(out, "%s-%d%s", run->thread_comm, run->thread_tid, sep);
+			fprintf(out, "%s-%d%s", run->where.thread_comm, run->where.thread_tid, sep);
 		else
-			fprintf(out, "%16s-%-8d", run->thread_comm, run->thread_tid);
+			fprintf(out, "%16s-%-8d", run->where.thread_comm, run->where.thread_tid);
 	}
 }
 
@@ -97,7 +99,7 @@ void stat_print_prefix(FILE *out, const struct stat_run *run, enum stat_format f
 static void table_prefix(FILE *out, const struct stat_run *run)
 {
 	stat_print_prefix(out, run, STAT_TABLE, NULL);
-	if (run->interval > 0 || run->per_cpu || run->per_thread)
+	if (run->where.interval > 0 || run->where.per_cpu || run->where.per_thread)
 		fputc(' ', out);
 }
 
@@ -113,7 +115,7 @@ static const char *table_value(const struct stat_run *run, const struct counter 
 		return "<not trustworthy>";
 	if (!stat_counts_counted(run, c))
 		return STAT_NOT_COUNTED;
-	if (run->no_big_num) {
+	if (run->config->no_big_num) {
 		snprintf(buf, len, "%llu", stat_print_rounded(run, c));
 		return buf;
 	}
@@ -123,18 +125,18 @@ static const char *table_value(const struct stat_run *run, const struct counter 
 /* What was counted, for the header: "its threads and children, Cortex-A7". */
 static void describe_target(FILE *out, const struct stat_run *run)
 {
-	switch (run->target) {
+	switch (run->target->kind) {
 	case TARGET_COMMAND:
-		fprintf(out, run->no_inherit ? "its first thread alone, " :
+		fprintf(out, run->target->no_inherit ? "its first thread alone, " :
 			"with its threads and children, ");
 		break;
 	case TARGET_PROCESS:
-		if (run->no_inherit)
-			fprintf(out, "%s %d thread%s alone, ", run->tids ? "the" : "its", run->threads,
+		if (run->target->no_inherit)
+			fprintf(out, "%s %d thread%s alone, ", run->target->tids ? "the" : "its", run->threads,
 				run->threads == 1 ? "" : "s");
-		else if (run->tids && run->threads == 1)
+		else if (run->target->tids && run->threads == 1)
 			fprintf(out, "the thread and what it started, ");
-		else if (run->tids)
+		else if (run->target->tids)
 			fprintf(out, "the %d threads and what they started, ", run->threads);
 		else if (run->threads == 1)
 			fprintf(out, "its thread and what it started, ");
@@ -142,7 +144,8 @@ static void describe_target(FILE *out, const struct stat_run *run)
 			fprintf(out, "its %d threads and what they started, ", run->threads);
 		break;
 	case TARGET_CPU:
-		fprintf(out, "everything on CPU%s %s, ", run->ncpu_list > 1 ? "s" : "", run->targets);
+		fprintf(out, "everything on CPU%s %s, ", run->target->ncpu_list > 1 ? "s" : "",
+			run->target->given);
 		break;
 	case TARGET_ALL_CPUS:
 		fprintf(out, "everything on all %d CPUs, ", run->cpus);
@@ -154,13 +157,13 @@ static void describe_target(FILE *out, const struct stat_run *run)
 
 static void print_header(FILE *out, const struct stat_run *run, char **cmd)
 {
-	if (run->target == TARGET_PROCESS) {
+	if (run->target->kind == TARGET_PROCESS) {
 		fprintf(out, "\n Performance counter stats for %s id '%s' (",
-			run->tids ? "thread" : "process", run->targets);
-	} else if (run->target == TARGET_ALL_CPUS) {
+			run->target->tids ? "thread" : "process", run->target->given);
+	} else if (run->target->kind == TARGET_ALL_CPUS) {
 		fprintf(out, "\n Performance counter stats for 'system wide' (");
-	} else if (run->target == TARGET_CPU) {
-		fprintf(out, "\n Performance counter stats for 'CPU(s) %s' (", run->targets);
+	} else if (run->target->kind == TARGET_CPU) {
+		fprintf(out, "\n Performance counter stats for 'CPU(s) %s' (", run->target->given);
 	} else {
 		fprintf(out, "\n Performance counter stats for '");
 		for (char **a = cmd; *a; a++)
@@ -318,15 +321,15 @@ static void metric_only_header(FILE *out, const struct stat_run *run, enum stat_
 	int nm = metrics_of(run, ms, vs, 16);
 
 	if (f == STAT_CSV) {
-		if (run->interval > 0)
+		if (run->where.interval > 0)
 			fprintf(out, " time%s", sep);
-		if (run->per_cpu)
+		if (run->where.per_cpu)
 			fprintf(out, "cpu%s", sep);
 	} else {
-		if (run->interval > 0)
+		if (run->where.interval > 0)
 			fprintf(out, "#           time ");
-		if (run->per_cpu)
-			fprintf(out, run->interval > 0 ? "CPU     " : "      ");
+		if (run->where.per_cpu)
+			fprintf(out, run->where.interval > 0 ? "CPU     " : "      ");
 	}
 	for (int k = 0; k < nm; k++)
 		if (f == STAT_CSV)
@@ -343,18 +346,18 @@ void stat_print_metric_only(FILE *out, const struct stat_run *runs, int n, enum 
 	double vs[16];
 	int nm;
 
-	if (runs[0].interval <= 0 && f != STAT_JSON)
+	if (runs[0].where.interval <= 0 && f != STAT_JSON)
 		metric_only_header(out, &runs[0], f, sep);
 	for (int r = 0; r < n; r++) {
 		nm = metrics_of(&runs[r], ms, vs, 16);
 		if (f == STAT_JSON) {
 			/* The prefix's keys and the metrics', one object: valid STAT_JSON. */
 			fputc('{', out);
-			if (runs[r].interval > 0)
-				fprintf(out, "\"interval\" : %.9f%s", runs[r].interval,
-					runs[r].per_cpu || nm ? ", " : "");
-			if (runs[r].per_cpu)
-				fprintf(out, "\"cpu\" : \"%d\"%s", runs[r].line_cpu, nm ? ", " : "");
+			if (runs[r].where.interval > 0)
+				fprintf(out, "\"interval\" : %.9f%s", runs[r].where.interval,
+					runs[r].where.per_cpu || nm ? ", " : "");
+			if (runs[r].where.per_cpu)
+				fprintf(out, "\"cpu\" : \"%d\"%s", runs[r].where.line_cpu, nm ? ", " : "");
 		} else {
 			stat_print_prefix(out, &runs[r], f, sep);
 			if (f == STAT_TABLE)
@@ -389,7 +392,7 @@ const char *stat_print_software_line(const struct stat_run *run, enum stat_softw
 
 	*unit = is_clock ? "msec" : "";
 	/* --per-thread: a thread that never ran while counted, or was let go, as perf's. */
-	if (run->per_thread && !stat_counts_numbers(run)) {
+	if (run->where.per_thread && !stat_counts_numbers(run)) {
 		snprintf(value, len, "%s", STAT_NOT_COUNTED);
 		return NULL;
 	}
@@ -492,7 +495,7 @@ void stat_print_each(const struct stat_print_lines *p, const struct stat_run *ru
 		if (!(runs[0].software & (1U << sw)))
 			continue;
 		stat_counts_order(runs, n, -1 - sw, order);
-		for (int r = 0; r < (runs[0].per_thread || runs[0].per_cpu ? n : 1); r++)
+		for (int r = 0; r < (runs[0].where.per_thread || runs[0].where.per_cpu ? n : 1); r++)
 			p->software(p, &runs[order[r]], (enum stat_software)sw);
 	}
 	for (int i = 0, u = 0; i <= runs[0].ncounters; i++) {
@@ -528,7 +531,7 @@ static void table_lines(FILE *out, const struct stat_run *runs, int n)
 void stat_print_table(FILE *out, const struct stat_run *runs, int n, char **cmd)
 {
 	print_header(out, &runs[0], cmd);
-	if (runs[0].metric_only)
+	if (runs[0].config->metric_only)
 		stat_print_metric_only(out, runs, n, STAT_TABLE, NULL);
 	else
 		table_lines(out, runs, n);
@@ -536,7 +539,7 @@ void stat_print_table(FILE *out, const struct stat_run *runs, int n, char **cmd)
 	/* --per-thread: the notes are of all the threads together. */
 	struct stat_run all = runs[0];
 
-	for (int r = 1; r < n && all.per_thread; r++) {
+	for (int r = 1; r < n && all.where.per_thread; r++) {
 		all.time_enabled += runs[r].time_enabled;
 		all.time_running += runs[r].time_running;
 		all.exec_left |= runs[r].exec_left;
@@ -548,11 +551,11 @@ void stat_print_interval_header(FILE *out, const struct stat_run *run, const cha
 {
 	if (json)
 		return;
-	if (run->metric_only)
+	if (run->config->metric_only)
 		metric_only_header(out, run, sep ? STAT_CSV : STAT_TABLE, sep);
 	else if (sep)
 		return;
-	else if (run->per_cpu)
+	else if (run->where.per_cpu)
 		fprintf(out, "#           time CPU                    counts unit events\n");
 	else
 		fprintf(out, "#           time             counts unit events\n");
@@ -560,7 +563,7 @@ void stat_print_interval_header(FILE *out, const struct stat_run *run, const cha
 
 void stat_print_interval(FILE *out, const struct stat_run *runs, int n)
 {
-	if (runs[0].metric_only)
+	if (runs[0].config->metric_only)
 		stat_print_metric_only(out, runs, n, STAT_TABLE, NULL);
 	else
 		table_lines(out, runs, n);

@@ -15,7 +15,7 @@
 
 /*
  * The human table, as perf stat prints it, with pmuctl's notes: of @n
- * runs, one unless -A gives one per CPU (per_cpu, line_cpu), printed event by
+ * runs, one unless -A gives one per CPU (where.per_cpu, where.line_cpu), printed event by
  * event, CPU by CPU, as perf orders them.
  */
 void stat_print_table(FILE *out, const struct stat_run *runs, int n, char **cmd);

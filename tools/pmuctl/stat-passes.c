@@ -38,7 +38,7 @@ static bool is_reference(const char *spec, const struct armpmu_info *info, uint3
 {
 	struct pmudev_event e;
 
-	return !stat_events_is_cycles(spec) && !pmudev_event_parse(spec, info, &e) &&
+	return !pmudev_spec_is_cycles(spec) && !pmudev_event_parse(spec, info, &e) &&
 	       e.number == ARMPMU_EV_INST_RETIRED && e.flags == flags;
 }
 
@@ -67,7 +67,7 @@ static bool fits(const struct load *pass, const struct stat_events *ev, int firs
 {
 	*after = *pass;
 	for (int i = first; i <= last; i++) {
-		if (stat_events_is_cycles(ev->specs[i]) && !after->cycles)
+		if (pmudev_spec_is_cycles(ev->specs[i]) && !after->cycles)
 			after->cycles = true;
 		else
 			after->events++;

@@ -169,11 +169,11 @@ int stat_threads_runs(const struct stat_threads *th, const struct stat_run *base
 		memset(run->sw_sumsq, 0, sizeof(run->sw_sumsq));
 		run->runs = 1;
 		run->usage = false;
-		run->per_thread = true;
+		run->where.per_thread = true;
 		/* Let go at an exec it may not count: <not counted>, and said. */
 		run->exec_left = (t->counts.flags & ARMPMU_THREAD_EXEC_LEFT) != 0;
-		snprintf(run->thread_comm, sizeof(run->thread_comm), "%s", t->comm);
-		run->thread_tid = (int)t->tid;
+		snprintf(run->where.thread_comm, sizeof(run->where.thread_comm), "%s", t->comm);
+		run->where.thread_tid = (int)t->tid;
 		run->time_enabled = t->counts.time_enabled;
 		run->time_running = t->counts.time_running;
 		for (int i = 0; i < run->ncounters; i++) {

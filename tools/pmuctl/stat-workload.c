@@ -265,12 +265,12 @@ int stat_workload_watch(struct stat_workload_targets *t, struct stat_run *run)
 	struct sigaction sa = { .sa_handler = on_sigint };
 	sigset_t block;
 
-	*t = (struct stat_workload_targets){ .run = run, .n = run->npid_list };
+	*t = (struct stat_workload_targets){ .run = run, .n = run->target->npid_list };
 	for (int i = 0; i < t->n; i++) {
 		t->pfd[i] = (struct pollfd){ .events = POLLIN };
-		t->pfd[i].fd = (int)syscall(SYS_pidfd_open, run->pid_list[i], 0);
-		if (t->pfd[i].fd < 0 && !run->tids) {
-			int ret = fail("cannot watch process %d: %s", (int)run->pid_list[i],
+		t->pfd[i].fd = (int)syscall(SYS_pidfd_open, run->target->pid_list[i], 0);
+		if (t->pfd[i].fd < 0 && !run->target->tids) {
+			int ret = fail("cannot watch process %d: %s", (int)run->target->pid_list[i],
 				       strerror(errno));
 
 			t->n = i;
@@ -294,10 +294,10 @@ static bool targets_gone(struct stat_workload_targets *t)
 {
 	int left = 0;
 
-	if (!t->run->npid_list)
+	if (!t->run->target->npid_list)
 		return false;	/* no targets (-a without a command): SIGINT alone */
 	for (int i = 0; i < t->n; i++) {
-		if (t->pfd[i].fd == -1 && kill(t->run->pid_list[i], 0) && errno == ESRCH)
+		if (t->pfd[i].fd == -1 && kill(t->run->target->pid_list[i], 0) && errno == ESRCH)
 			t->pfd[i].fd = -2;	/* gone */
 		if (t->pfd[i].fd >= 0 && (t->pfd[i].revents & POLLIN)) {
 			close(t->pfd[i].fd);

@@ -53,7 +53,7 @@ int stat_workload_finish(struct stat_workload *w, int *status, int *signal, stru
 void stat_workload_abandon(struct stat_workload *w);
 
 /*
- * -p, -t: watching run->pid_list's processes (-t: threads) end, or SIGINT
+ * -p, -t: watching run->target->pid_list's processes (-t: threads) end, or SIGINT
  * (run->interrupted then): SIGINT is blocked but while waiting, so that
  * it cannot slip in between the check and the wait. A process is watched
  * through a pidfd; a thread that leads no process has none, and is looked

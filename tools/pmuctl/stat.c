@@ -41,7 +41,9 @@
 
 /* One pmuctl stat: what it counts, with what, and what came of it. */
 struct measurement {
-	struct stat_run run;		/* what the printers are given */
+	struct stat_target target;	/* whom to count */
+	struct stat_config config;	/* how to show the counts */
+	struct stat_run run;		/* what was counted: the printers are given it */
 	struct stat_events events;	/* what to count */
 	struct stat_files files;	/* CPU mode's and -p's: opened once for all runs */
 	struct stat_workload command;
@@ -52,6 +54,11 @@ struct measurement {
 	struct stat_workload_targets *watch;	/* -p, -t without a command: their end */
 	double deadline;		/* --timeout: when the count stops, or 0 */
 	double *elapsed_each;		/* --table: each run's seconds */
+	/* -a's context switches and page faults: the system's when counting started. */
+	struct stat_system system_start;
+	/* -I's and -p's page faults, from /proc: the targets' when counting started, and now. */
+	struct stat_faults faults_start, faults;
+	bool faults_from_exec;		/* started at the command's exec: less its held child's */
 	const struct stat_options *o;
 	FILE *out;
 	char **cmd;
@@ -60,7 +67,52 @@ struct measurement {
 
 static bool task_mode(const struct stat_run *run)
 {
-	return run->target == TARGET_COMMAND || run->target == TARGET_PROCESS;
+	return run->target->kind == TARGET_COMMAND || run->target->kind == TARGET_PROCESS;
+}
+
+#define FAULTS	(1U << SW_PAGE_FAULTS | 1U << SW_MINOR_FAULTS | 1U << SW_MAJOR_FAULTS)
+
+/*
+ * Whether page faults are followed in /proc as the count goes (-I, -p,
+ * -t): the driver counts none, and the resource usage of a command is
+ * known only at its end.
+ */
+static bool faults_followed(const struct measurement *m)
+{
+	return task_mode(&m->run) && (m->run.software & FAULTS) &&
+	       (m->o->interval_ms || m->run.target->kind == TARGET_PROCESS);
+}
+
+/*
+ * The page faults of the command (held, @at_exec: from its exec on), or
+ * of -p's processes or -t's threads, from now on.
+ */
+static void faults_start(struct measurement *m, bool at_exec)
+{
+	if (!faults_followed(m))
+		return;
+	if (m->run.target->kind == TARGET_COMMAND)
+		stat_system_faults_init(&m->faults, &m->command.pid, 1, false);
+	else
+		stat_system_faults_init(&m->faults, m->target.pid_list, m->target.npid_list,
+					m->target.tids);
+	stat_system_faults_look(&m->faults);
+	m->faults_start = m->faults;
+	m->faults_from_exec = at_exec;
+}
+
+/* The page faults since faults_start(), from a look now, into @u's values. */
+static void faults_so_far(struct measurement *m, struct stat_usage *u)
+{
+	struct stat_faults start = m->faults_start;
+
+	stat_system_faults_look(&m->faults);
+	/* What the held child did before its exec is not the command's (0 until it is known). */
+	if (m->faults_from_exec) {
+		start.minor[0] = (uint64_t)m->command.before_exec->ru_minflt;
+		start.major[0] = (uint64_t)m->command.before_exec->ru_majflt;
+	}
+	stat_system_faults_delta(&start, &m->faults, u);
 }
 
 static double now(void)
@@ -117,8 +169,8 @@ static int make_runs(const struct measurement *m, const struct stat_files *files
 			u.value[SW_CPU_CLOCK] = (double)d.time_enabled / 1e6;
 			stat_counts_add_software(&runs[r], &u);
 		}
-		runs[r].per_cpu = m->o->no_aggr;
-		runs[r].line_cpu = m->o->no_aggr || m->o->aggr ? stat_files_cpu(files, r) : 0;
+		runs[r].where.per_cpu = m->o->no_aggr;
+		runs[r].where.line_cpu = m->o->no_aggr || m->o->aggr ? stat_files_cpu(files, r) : 0;
 	}
 	return n;
 }
@@ -129,7 +181,7 @@ static void print_runs(const struct measurement *m, const struct stat_run *runs,
 		stat_fields_json(m->out, runs, n);
 	else if (m->o->sep)
 		stat_fields_separated(m->out, runs, n, m->o->sep);
-	else if (runs[0].interval > 0)
+	else if (runs[0].where.interval > 0)
 		stat_print_interval(m->out, runs, n);
 	else
 		stat_print_table(m->out, runs, n, m->cmd);
@@ -184,6 +236,10 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 	struct stat_sample *before = calloc((size_t)n, sizeof(*before));
 	struct stat_run *runs = calloc((size_t)n, sizeof(*runs));
 	struct armpmu_threads totals = { 0 }, totals_now;
+	struct stat_usage faults_before = { 0 };
+	struct stat_system sys_before = m->system_start, sys_now;
+	/* -a's switches and faults: the system's, at every interval. */
+	bool system = !task_mode(&m->run) && (m->run.software & ~(1U << SW_CPU_CLOCK));
 	double next = t0;
 	bool ended = false;
 
@@ -205,15 +261,36 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 		make_runs(m, files, now_c, before, runs);
 		/* A command's driver-counted software lines, this interval's. */
 		if (m->run.software && task_mode(&m->run)) {
-			struct stat_usage u = { 0 };
+			struct stat_usage u = { 0 }, f;
 
 			if (stat_threads_software(files, &totals, &totals_now, m->run.software, &u))
-				m->run.software = runs[0].software = 0;
+				m->run.software = runs[0].software =
+					m->run.software & ~STAT_THREADS_SOFTWARE;
+			/* Its page faults: this interval's, from /proc. */
+			if (faults_followed(m)) {
+				faults_so_far(m, &f);
+				for (int k = SW_PAGE_FAULTS; k <= SW_MAJOR_FAULTS; k++)
+					u.value[k] = f.value[k] > faults_before.value[k] ?
+						     f.value[k] - faults_before.value[k] : 0;
+				faults_before = f;
+			}
 			stat_counts_add_software(&runs[0], &u);
 			totals = totals_now;
 		}
+		/* -a's: the system's switches and faults in this interval. */
+		if (system && !stat_system_read(&sys_now)) {
+			struct stat_usage u = { 0 };
+
+			stat_system_delta(&sys_before, &sys_now, &u);
+			stat_counts_add_software(&runs[0], &u);
+			sys_before = sys_now;
+		} else if (system) {
+			system = false;
+			m->run.software &= 1U << SW_CPU_CLOCK;
+			runs[0].software = m->run.software;
+		}
 		for (int r = 0; r < n; r++) {
-			runs[r].interval = t - t0;
+			runs[r].where.interval = t - t0;
 			runs[r].elapsed = t - (next - m->o->interval_ms / 1e3);
 			runs[r].disturbed = m->run.disturbed;
 		}
@@ -264,7 +341,7 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 {
 	struct stat_files task_files = { 0 }, *files = &m->files;
 	struct stat_usage usage, cpus = { 0 };
-	struct stat_system sys_before, sys_after;
+	struct stat_system sys_after;
 	bool delayed = m->o->delay_ms > 0;
 	/* -a's context switches and page faults: the system's, from start to stop. */
 	bool system = m->run.software & ~(1U << SW_CPU_CLOCK);
@@ -296,7 +373,9 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 	}
 	if (delayed)
 		fprintf(stderr, "Events disabled\n");
-	system = system && !delayed && !task_mode(&m->run) && !stat_system_read(&sys_before);
+	system = system && !delayed && !task_mode(&m->run) && !stat_system_read(&m->system_start);
+	if (!delayed)
+		faults_start(m, true);
 	*t0 = now();
 	m->deadline = m->o->timeout_ms ? *t0 + m->o->timeout_ms / 1e3 : 0;
 	stat_workload_release(&m->command);
@@ -308,6 +387,7 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 			m->run.disturbed = true;
 		else if (err)
 			say("cannot start the counters: %s", pmudev_strerror(err));
+		faults_start(m, false);
 	}
 	if (m->o->interval_ms)
 		print_intervals(m, files, *t0);
@@ -339,7 +419,7 @@ static int count_command(struct measurement *m, struct stat_sample *counts, doub
 	if (!task_mode(&m->run) && m->run.software) {
 		/* Lines without a source are not printed, never as 0. */
 		if (system)
-			stat_system_delta(&sys_before, &sys_after, &cpus);
+			stat_system_delta(&m->system_start, &sys_after, &cpus);
 		else
 			m->run.software &= 1U << SW_CPU_CLOCK;
 		cpus.value[SW_CPU_CLOCK] = (double)counts->time_enabled / 1e6;
@@ -386,6 +466,9 @@ static int run_once(struct measurement *m, struct stat_sample *counts)
 
 /* ---- -p PID, and -a without a command ---- */
 
+/* How often -p's and -t's targets' page faults are looked at, in ms. */
+#define FAULTS_LOOK_MS	50
+
 /*
  * Counts the threads of -p's processes (or -t's threads), each existing
  * thread with a file of its own, and with FOLLOW the threads and children
@@ -400,14 +483,14 @@ static int count_until(struct measurement *m, struct stat_sample *last)
 	struct stat_sample counts;
 	struct armpmu_threads before = { 0 };
 	struct stat_workload_targets watch;
-	struct stat_system sys_before, sys_after;
+	struct stat_system sys_after;
 	bool command = m->cmd[0] != NULL, delayed = m->o->delay_ms > 0;
 	/* -a's context switches and page faults: the system's, from start to stop. */
 	bool system = !task_mode(&m->run) && (m->run.software & ~(1U << SW_CPU_CLOCK)) && !delayed;
 	double t0;
 	int ret = 0, err;
 
-	if (!m->files.n && m->run.target == TARGET_PROCESS) {
+	if (!m->files.n && m->run.target->kind == TARGET_PROCESS) {
 		ret = stat_files_open_process(&m->files, &m->events, &m->run);
 		if (!ret && m->o->per_thread)
 			ret = stat_threads_check(&m->run);
@@ -430,7 +513,8 @@ static int count_until(struct measurement *m, struct stat_sample *last)
 	}
 	if (delayed)
 		fprintf(stderr, "Events disabled\n");
-	system = system && !stat_system_read(&sys_before);
+	system = system && !stat_system_read(&m->system_start);
+	faults_start(m, false);
 	t0 = now();
 	m->deadline = m->o->timeout_ms ? t0 + m->o->timeout_ms / 1e3 : 0;
 	if (command)
@@ -441,17 +525,26 @@ static int count_until(struct measurement *m, struct stat_sample *last)
 		err = stat_files_each(&m->files, pmudev_start);
 		if (err)
 			say("cannot start the counters: %s", pmudev_strerror(err));
+		faults_start(m, false);
 	}
 	m->threads.files = &m->files;
 	if (m->o->per_thread)
 		stat_threads_look(&m->threads);
 	if (m->o->interval_ms)
 		print_intervals(m, &m->files, t0);
-	/* The command's end is looked for every second where it has no pidfd. */
+	/*
+	 * The command's end is looked for every second where it has no pidfd;
+	 * the targets' page faults every FAULTS_LOOK_MS, so that one that is
+	 * reaped before the end keeps nearly all of its.
+	 */
 	while (!m->o->interval_ms &&
-	       !wait_end(m, m->o->per_thread ? STAT_THREADS_LOOK_MS : command ? 1000 : -1))
+	       !wait_end(m, m->o->per_thread ? STAT_THREADS_LOOK_MS :
+			 faults_followed(m) ? FAULTS_LOOK_MS : command ? 1000 : -1)) {
 		if (m->o->per_thread)
 			stat_threads_look(&m->threads);
+		if (faults_followed(m))
+			stat_system_faults_look(&m->faults);
+	}
 	if (command)
 		ret = stat_workload_finish(&m->command, &m->run.status, &m->run.signal,
 					   &command_usage);
@@ -479,7 +572,7 @@ static int count_until(struct measurement *m, struct stat_sample *last)
 	if (!task_mode(&m->run) && m->run.software) {
 		/* Lines without a source are not printed, never as 0. */
 		if (system)
-			stat_system_delta(&sys_before, &sys_after, &usage);
+			stat_system_delta(&m->system_start, &sys_after, &usage);
 		else
 			m->run.software &= 1U << SW_CPU_CLOCK;
 		usage.value[SW_CPU_CLOCK] = (double)counts.time_enabled / 1e6;
@@ -490,6 +583,8 @@ static int count_until(struct measurement *m, struct stat_sample *last)
 
 		if (from && stat_threads_software(&m->files, &before, &totals, from, &usage))
 			m->run.software &= ~from;
+		if (faults_followed(m))
+			faults_so_far(m, &usage);
 		stat_counts_add_software(&m->run, &usage);
 	}
 	stat_counts_add(&m->run, &counts);
@@ -550,7 +645,7 @@ static int measure(struct measurement *m, struct stat_sample **last)
 {
 	int ret = 0;
 
-	if (m->run.target == TARGET_PROCESS && !m->cmd[0])
+	if (m->run.target->kind == TARGET_PROCESS && !m->cmd[0])
 		return count_until(m, NULL);
 	if (m->o->passes)
 		return measure_passes(m);
@@ -571,7 +666,7 @@ static int measure(struct measurement *m, struct stat_sample **last)
 	for (int i = 0; i < m->o->repeat && !ret; i++) {
 		ret = shell("--pre", m->o->pre);
 		if (!ret)
-			ret = m->run.target == TARGET_PROCESS ? count_until(m, NULL) :
+			ret = m->run.target->kind == TARGET_PROCESS ? count_until(m, NULL) :
 			      run_once(m, *last);
 		if (!ret)
 			ret = shell("--post", m->o->post);
@@ -608,7 +703,7 @@ static void print(struct measurement *m, const struct stat_sample *last)
 	if ((!m->o->interval_ms || m->o->summary) && n && !m->o->quiet) {
 		/* --summary: after -I's intervals, the whole run's counts. */
 		for (int r = 0; r < n; r++)
-			runs[r].interval = 0;
+			runs[r].where.interval = 0;
 		print_runs(m, runs, n);
 	}
 	if (m->o->per_thread)
@@ -649,18 +744,20 @@ static int system_wide_allowed(void)
 
 int cmd_stat(int argc, char **argv)
 {
-	struct measurement m = { .run.target = TARGET_COMMAND, .out = stderr };
+	struct measurement m = { .target.kind = TARGET_COMMAND, .out = stderr };
 	struct stat_options o = { .repeat = 1, .log_fd = -1 };
 	struct stat_sample *last = NULL;
 	int ret;
 
 	m.o = &o;
+	m.run.target = &m.target;
+	m.run.config = &m.config;
 	m.threads.run = &m.run;
-	ret = stat_options_parse(argc, argv, &o, &m.run, &m.events);
+	ret = stat_options_parse(argc, argv, &o, &m.target, &m.config, &m.events);
 	if (ret)
 		return ret;
 	m.cmd = argv + optind;
-	ret = stat_options_defaults(&o, &m.run, &m.events);
+	ret = stat_options_defaults(&o, &m.target, &m.config, &m.events);
 	if (!ret && o.system_wide)
 		ret = system_wide_allowed();
 	if (ret)
