@@ -132,10 +132,16 @@ static inline void pmu_restore_selection(u32 sel)
 }
 
 /*
- * Event counter @idx (below ARMPMU_CYCLE_IDX): pmu_evcntr_select(@idx)
- * first, then any of the pmu_evcntr_*() accesses with the same @idx. Here
- * the selection is PMSELR, so one select serves a counter's type and value.
+ * One event counter @idx (below ARMPMU_CYCLE_IDX), with one contract on
+ * both architectures: pmu_evcntr_select(@idx), then any of the accesses
+ * below with the same @idx, until another counter is selected. Here the
+ * selection is PMSELR and an ISB, so one select serves a counter's type
+ * and value, and the accesses go through PMXEVTYPER and PMXEVCNTR.
+ * PMU_EVCNTR_NEEDS_SELECT: a select costs two instructions, so counters.c's
+ * runs skip the counters of no interest to them.
  */
+#define PMU_EVCNTR_NEEDS_SELECT	1
+
 static inline void pmu_evcntr_select(u32 idx)
 {
 	pmselr_write(idx);
@@ -207,13 +213,13 @@ static inline void pmu_evcntr_write(u32 idx, u64 val)
 static inline u32 pmu_read_evtype(u32 idx)
 {
 	pmu_evcntr_select(idx);
-	return pmxevtyper_read();
+	return pmu_evcntr_read_type(idx);
 }
 
 static inline void pmu_write_evtype(u32 idx, u32 val)
 {
 	pmu_evcntr_select(idx);
-	pmxevtyper_write(val);
+	pmu_evcntr_write_type(idx, val);
 }
 
 static inline u64 pmu_read_counter(u32 idx)

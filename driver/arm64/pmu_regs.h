@@ -89,14 +89,24 @@ static inline void pmu_restore_selection(u32 sel)
 }
 
 /*
- * Each event counter's registers have encodings of their own, the
- * counter's number in them: a switch over @idx, one case per counter (0
- * to 30), picks the instruction. PMU_EVCNTR_CASES(C) expands C(n) for each.
- * An @idx past 30 reads as 0 and writes nothing (the callers never pass one).
- * Always inlined: GCC kept the switches out of line, and a call, its
- * pointer authentication and return cost more than the PMSELR select
- * they replace (make bench: READ 1,470 -> 1,646 instructions on the A72).
+ * One event counter @idx (0 to 30), with one contract on both
+ * architectures: pmu_evcntr_select(@idx), then any of the accesses below
+ * with the same @idx, until another counter is selected. Here each
+ * counter's registers have encodings of their own, PMEVCNTR<n>_EL0 and
+ * PMEVTYPER<n>_EL0, the counter's number in them: the select is nothing,
+ * and a switch over @idx, one case per counter (PMU_EVCNTR_CASES(C)
+ * expands C(n) for each), picks the instruction. With a constant @idx
+ * (counters.c's straight runs) the switch folds away into that one
+ * instruction. An @idx past 30 reads as 0 and writes nothing (the callers
+ * never pass one). Always inlined: GCC kept the switches out of line, and
+ * a call, its pointer authentication and return cost more than the PMSELR
+ * select they replace (make bench: READ 1,470 -> 1,646 instructions on
+ * the A72). PMU_EVCNTR_NEEDS_SELECT: no select costs anything, so
+ * counters.c's runs read a counter of no interest to them rather than
+ * test whether to.
  */
+#define PMU_EVCNTR_NEEDS_SELECT	0
+
 #define PMU_EVCNTR_CASES(C)						\
 	C(0) C(1) C(2) C(3) C(4) C(5) C(6) C(7) C(8) C(9)		\
 	C(10) C(11) C(12) C(13) C(14) C(15) C(16) C(17) C(18) C(19)	\
@@ -107,6 +117,10 @@ static inline void pmu_restore_selection(u32 sel)
 #define PMU_WRITE_EVCNTR(n)	case n: write_sysreg(val, pmevcntr##n##_el0); break;
 #define PMU_READ_EVTYPER(n)	case n: return read_sysreg(pmevtyper##n##_el0);
 #define PMU_WRITE_EVTYPER(n)	case n: write_sysreg(val, pmevtyper##n##_el0); break;
+
+static __always_inline void pmu_evcntr_select(u32 idx)
+{
+}
 
 static __always_inline u32 pmu_evcntr_read_type(u32 idx)
 {
@@ -173,6 +187,7 @@ static inline u32 pmu_read_evtype(u32 idx)
 {
 	if (idx == ARMPMU_CYCLE_IDX)
 		return read_sysreg(pmccfiltr_el0);
+	pmu_evcntr_select(idx);
 	return pmu_evcntr_read_type(idx);
 }
 
@@ -182,6 +197,7 @@ static inline void pmu_write_evtype(u32 idx, u32 val)
 		write_sysreg(val, pmccfiltr_el0);
 		return;
 	}
+	pmu_evcntr_select(idx);
 	pmu_evcntr_write_type(idx, val);
 }
 
@@ -189,6 +205,7 @@ static inline u64 pmu_read_counter(u32 idx)
 {
 	if (idx == ARMPMU_CYCLE_IDX)
 		return read_sysreg(pmccntr_el0);
+	pmu_evcntr_select(idx);
 	return pmu_evcntr_read(idx);
 }
 
@@ -198,6 +215,7 @@ static inline void pmu_write_counter(u32 idx, u64 val)
 		write_sysreg(val, pmccntr_el0);
 		return;
 	}
+	pmu_evcntr_select(idx);
 	pmu_evcntr_write(idx, val);
 }
 
