@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The PMU of an arm64 kernel: ARMv8 PMUv3 registers as AArch64 system
- * registers. arm/pmu_regs.h has the same helpers for 32-bit kernels;
- * Kbuild puts this architecture's folder on the include path, so
- * "pmu_regs.h" is the one built for. One tiny inline helper per access, so
- * that the hot paths (a look at the counters on READ, a context switch)
- * compile to the accesses themselves. On the CPU whose PMU they touch,
- * interrupts off. Include after armpmu.h.
+ * registers. arm/pmu_regs.h has the same helpers for 32-bit kernels, with
+ * the same contract; Kbuild puts this architecture's folder on the include
+ * path, so "pmu_regs.h" is the one built for. Accessors only, one tiny
+ * inline helper per access, so that the hot paths (a look at the counters
+ * on READ, a context switch) compile to the accesses themselves: the
+ * control registers, one event counter's (select, value, type), and any
+ * counter's, the cycle counter's included. What to do with them, and the
+ * runs over a mask of counters, are counters.c's. On the CPU whose PMU
+ * they touch, interrupts off. Include after armpmu.h.
  *
  * Event counters and their types are read and written directly, as
  * PMEVCNTR<n>_EL0 and PMEVTYPER<n>_EL0: no PMSELR, and no ISB between
@@ -151,36 +154,6 @@ static __always_inline void pmu_evcntr_write(u32 idx, u64 val)
 	PMU_EVCNTR_CASES(PMU_WRITE_EVCNTR)
 	}
 }
-
-/*
- * One event counter's step in counters.c's straight runs over a mask
- * (ARMPMU_EVCNTR_RUN: the look, the pause and the load), on locals of
- * theirs: @mask, @seen, @now, @values, @zero, @evtype, @last, @differ.
- * The counters below the highest that are not in the mask are read too (a
- * read changes nothing; their bits in @differ mean nothing), never written.
- */
-#define PMU_LOOK_EVCNTR(n)						\
-	case n:								\
-		if (values)						\
-			now[n] = read_sysreg(pmevcntr##n##_el0);	\
-		differ |= (u32)(read_sysreg(pmevtyper##n##_el0) != seen[n]) << n; \
-		fallthrough;
-#define PMU_TAKE_EVCNTR(n)						\
-	case n:								\
-		now[n] = read_sysreg(pmevcntr##n##_el0);		\
-		if (read_sysreg(pmevtyper##n##_el0) != seen[n])		\
-			differ |= BIT(n);				\
-		else if (zero && (mask & BIT(n)))			\
-			write_sysreg(0, pmevcntr##n##_el0);		\
-		fallthrough;
-#define PMU_PROGRAM_EVCNTR(n)						\
-	case n:								\
-		if (mask & BIT(n)) {					\
-			write_sysreg(evtype[n], pmevtyper##n##_el0);	\
-			if (last)					\
-				last[n] = read_sysreg(pmevcntr##n##_el0); \
-		}							\
-		fallthrough;
 
 /* Any counter: ARMPMU_CYCLE_IDX is the cycle counter, its type PMCCFILTR. */
 static inline u32 pmu_read_evtype(u32 idx)
