@@ -95,6 +95,99 @@ u32 armpmu_counters_foreign(u32 mask)
 }
 
 /*
+ * A straight run over the event counters of a mask: one jump into a
+ * switch whose cases fall through from the highest counter of @mask down
+ * to counter 0, so that a hot path pays one dispatch, not a loop step per
+ * counter. Each case is @step(n, ...) with n a constant, so that on arm64
+ * each of its accesses compiles to its counter's own instruction. A step
+ * sees every counter below the highest, and tests @mask itself where it
+ * must (skip()).
+ */
+#define EVCNTR_STEP(n, step, ...)	case n: step(n, __VA_ARGS__); fallthrough;
+#define EVCNTR_RUN(mask, step, ...)						\
+	do {									\
+		switch (fls(mask) - 1) {					\
+		EVCNTR_STEP(30, step, __VA_ARGS__) EVCNTR_STEP(29, step, __VA_ARGS__) \
+		EVCNTR_STEP(28, step, __VA_ARGS__) EVCNTR_STEP(27, step, __VA_ARGS__) \
+		EVCNTR_STEP(26, step, __VA_ARGS__) EVCNTR_STEP(25, step, __VA_ARGS__) \
+		EVCNTR_STEP(24, step, __VA_ARGS__) EVCNTR_STEP(23, step, __VA_ARGS__) \
+		EVCNTR_STEP(22, step, __VA_ARGS__) EVCNTR_STEP(21, step, __VA_ARGS__) \
+		EVCNTR_STEP(20, step, __VA_ARGS__) EVCNTR_STEP(19, step, __VA_ARGS__) \
+		EVCNTR_STEP(18, step, __VA_ARGS__) EVCNTR_STEP(17, step, __VA_ARGS__) \
+		EVCNTR_STEP(16, step, __VA_ARGS__) EVCNTR_STEP(15, step, __VA_ARGS__) \
+		EVCNTR_STEP(14, step, __VA_ARGS__) EVCNTR_STEP(13, step, __VA_ARGS__) \
+		EVCNTR_STEP(12, step, __VA_ARGS__) EVCNTR_STEP(11, step, __VA_ARGS__) \
+		EVCNTR_STEP(10, step, __VA_ARGS__) EVCNTR_STEP(9, step, __VA_ARGS__) \
+		EVCNTR_STEP(8, step, __VA_ARGS__) EVCNTR_STEP(7, step, __VA_ARGS__) \
+		EVCNTR_STEP(6, step, __VA_ARGS__) EVCNTR_STEP(5, step, __VA_ARGS__) \
+		EVCNTR_STEP(4, step, __VA_ARGS__) EVCNTR_STEP(3, step, __VA_ARGS__) \
+		EVCNTR_STEP(2, step, __VA_ARGS__) EVCNTR_STEP(1, step, __VA_ARGS__) \
+		EVCNTR_STEP(0, step, __VA_ARGS__)				\
+		default:							\
+			break;							\
+		}								\
+	} while (0)
+
+/*
+ * Counter @n is in @mask. Not BIT(n): an unsigned long, which widens the
+ * mask, and on arm64 that cost a register copy at every case of a run.
+ */
+static __always_inline bool in_mask(u32 mask, u32 n)
+{
+	return mask & (1U << n);
+}
+
+/*
+ * Whether a step of a run that only reads passes over counter @n, not in
+ * @mask: where reaching a counter needs a select first (ARMv7's PMSELR and
+ * ISB), testing the mask costs less; where not (arm64), reading the
+ * counter anyway and ignoring its bits does. A step that writes always
+ * tests.
+ */
+static __always_inline bool skip(u32 n, u32 mask)
+{
+	return PMU_EVCNTR_NEEDS_SELECT && !in_mask(mask, n);
+}
+
+/* A look's step: @n's value into @now (with @values), its type against @seen. */
+static __always_inline void look_step(u32 n, u32 mask, const u32 *seen, u64 *now,
+				      bool values, u32 *differ)
+{
+	if (!skip(n, mask)) {
+		pmu_evcntr_select(n);
+		if (pmu_evcntr_read_type(n) != seen[n])
+			*differ |= BIT(n);
+		if (values)
+			now[n] = pmu_evcntr_read(n);
+	}
+}
+
+/* A pause's step: the look's, and with @zero, @n zeroed if its type is still @seen. */
+static __always_inline void take_step(u32 n, u32 mask, const u32 *seen, u64 *now,
+				      bool zero, u32 *differ)
+{
+	if (!skip(n, mask)) {
+		pmu_evcntr_select(n);
+		now[n] = pmu_evcntr_read(n);
+		if (pmu_evcntr_read_type(n) != seen[n])
+			*differ |= BIT(n);
+		else if (zero && in_mask(mask, n))
+			pmu_evcntr_write(n, 0);
+	}
+}
+
+/* A load's step: @n of @mask gets its type from @evtype; with @last, its value read there. */
+static __always_inline void program_step(u32 n, u32 mask, const u32 *evtype, u64 *last)
+{
+	if (in_mask(mask, n)) {
+		pmu_evcntr_select(n);
+		pmu_evcntr_write_type(n, evtype[n]);
+		if (last)
+			last[n] = pmu_evcntr_read(n);
+	}
+}
+
+/*
  * The event counters of @mask: with @values, each value into @now, and the
  * mask of those whose event type is no longer @seen (bits outside @mask
  * mean nothing).
@@ -103,7 +196,7 @@ static __always_inline u32 evcntrs_look(u32 mask, const u32 *seen, u64 *now, boo
 {
 	u32 differ = 0;
 
-	ARMPMU_EVCNTR_RUN(mask, PMU_LOOK_EVCNTR);
+	EVCNTR_RUN(mask, look_step, mask, seen, now, values, &differ);
 	return differ;
 }
 
@@ -116,14 +209,14 @@ static __always_inline u32 evcntrs_take(u32 mask, const u32 *seen, u64 *now, boo
 {
 	u32 differ = 0;
 
-	ARMPMU_EVCNTR_RUN(mask, PMU_TAKE_EVCNTR);
+	EVCNTR_RUN(mask, take_step, mask, seen, now, zero, &differ);
 	return differ;
 }
 
 /* Each counter of @mask gets its type from @evtype; with @last, its value read there. */
 static __always_inline void evcntrs_program(u32 mask, const u32 *evtype, u64 *last)
 {
-	ARMPMU_EVCNTR_RUN(mask, PMU_PROGRAM_EVCNTR);
+	EVCNTR_RUN(mask, program_step, mask, evtype, last);
 }
 
 /*
@@ -226,17 +319,19 @@ void armpmu_counters_stop_own(const struct armpmu_config *cfg)
 	write_pmcr(false, false);
 }
 
-/* One event counter of fold()'s straight run. */
-#define FOLD_EVCNTR(n)							\
-	case n:								\
-		if (mask & BIT(n)) {					\
-			d = (u32)(ld->now[n] - ld->last[n]);		\
-			total[n] += d;					\
-			if (also)					\
-				also[n] += d;				\
-			ld->last[n] = ld->now[n];			\
-		}							\
-		fallthrough;
+/* A fold's step: @n of @mask's delta from ld->last to ld->now into @total and @also. */
+static __always_inline void fold_step(u32 n, u32 mask, struct armpmu_load *ld,
+				      u64 *total, u64 *also)
+{
+	if (in_mask(mask, n)) {
+		u64 d = (u32)(ld->now[n] - ld->last[n]);
+
+		total[n] += d;
+		if (also)
+			also[n] += d;
+		ld->last[n] = ld->now[n];
+	}
+}
 
 /*
  * Fold into @total (and into @also, unless NULL: a thread's own totals)
@@ -261,7 +356,7 @@ static __always_inline bool fold(const struct armpmu_config *cfg, struct armpmu_
 	if (also)
 		also[ARMPMU_CYCLE_IDX] += d;
 	ld->last[ARMPMU_CYCLE_IDX] = cycles;
-	ARMPMU_EVCNTR_RUN(mask, FOLD_EVCNTR);
+	EVCNTR_RUN(mask, fold_step, mask, ld, total, also);
 	return true;
 }
 

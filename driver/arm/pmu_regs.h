@@ -2,11 +2,14 @@
 /*
  * The PMU of a 32-bit kernel: ARMv7 registers through CP15 c9 (Cortex-A5
  * to A17, and ARMv8 cores running AArch32 kernels). arm64/pmu_regs.h has
- * the same helpers for arm64 kernels; Kbuild puts this architecture's
- * folder on the include path, so "pmu_regs.h" is the one built for. One
- * tiny inline helper per access, so that the hot paths compile to the
- * accesses themselves. On the CPU whose PMU they touch, interrupts off.
- * Include after armpmu.h.
+ * the same helpers for arm64 kernels, with the same contract; Kbuild puts
+ * this architecture's folder on the include path, so "pmu_regs.h" is the
+ * one built for. Accessors only, one tiny inline helper per access, so
+ * that the hot paths compile to the accesses themselves: the control
+ * registers, one event counter's (select, value, type), and any
+ * counter's, the cycle counter's included. What to do with them, and the
+ * runs over a mask of counters, are counters.c's. On the CPU whose PMU
+ * they touch, interrupts off. Include after armpmu.h.
  *
  * Event types and counters are reached through PMSELR + PMXEVTYPER /
  * PMXEVCNTR only: the direct PMEVTYPERn encodings are ARMv8-only, and QEMU
@@ -132,10 +135,16 @@ static inline void pmu_restore_selection(u32 sel)
 }
 
 /*
- * Event counter @idx (below ARMPMU_CYCLE_IDX): pmu_evcntr_select(@idx)
- * first, then any of the pmu_evcntr_*() accesses with the same @idx. Here
- * the selection is PMSELR, so one select serves a counter's type and value.
+ * One event counter @idx (below ARMPMU_CYCLE_IDX), with one contract on
+ * both architectures: pmu_evcntr_select(@idx), then any of the accesses
+ * below with the same @idx, until another counter is selected. Here the
+ * selection is PMSELR and an ISB, so one select serves a counter's type
+ * and value, and the accesses go through PMXEVTYPER and PMXEVCNTR.
+ * PMU_EVCNTR_NEEDS_SELECT: a select costs two instructions, so counters.c's
+ * runs skip the counters of no interest to them.
  */
+#define PMU_EVCNTR_NEEDS_SELECT	1
+
 static inline void pmu_evcntr_select(u32 idx)
 {
 	pmselr_write(idx);
@@ -163,57 +172,19 @@ static inline void pmu_evcntr_write(u32 idx, u64 val)
 }
 
 /*
- * One event counter's step in counters.c's straight runs over a mask
- * (ARMPMU_EVCNTR_RUN: the look, the pause and the load), on locals of
- * theirs: @mask, @seen, @now, @values, @zero, @evtype, @last, @differ.
- * A counter not in the mask is skipped. One PMSELR select per counter
- * serves its type and its value (ARMv7 has no direct encodings).
- */
-#define PMU_LOOK_EVCNTR(n)						\
-	case n:								\
-		if (mask & BIT(n)) {					\
-			pmu_evcntr_select(n);				\
-			if (pmxevtyper_read() != seen[n])		\
-				differ |= BIT(n);			\
-			if (values)					\
-				now[n] = pmxevcntr_read();		\
-		}							\
-		fallthrough;
-#define PMU_TAKE_EVCNTR(n)						\
-	case n:								\
-		if (mask & BIT(n)) {					\
-			pmu_evcntr_select(n);				\
-			now[n] = pmxevcntr_read();			\
-			if (pmxevtyper_read() != seen[n])		\
-				differ |= BIT(n);			\
-			else if (zero)					\
-				pmxevcntr_write(0);			\
-		}							\
-		fallthrough;
-#define PMU_PROGRAM_EVCNTR(n)						\
-	case n:								\
-		if (mask & BIT(n)) {					\
-			pmu_evcntr_select(n);				\
-			pmxevtyper_write(evtype[n]);			\
-			if (last)					\
-				last[n] = pmxevcntr_read();		\
-		}							\
-		fallthrough;
-
-/*
  * Any counter, the cycle counter (ARMPMU_CYCLE_IDX) included. PMSELR = 31
  * makes PMXEVTYPER the cycle counter's filter (PMUv2).
  */
 static inline u32 pmu_read_evtype(u32 idx)
 {
 	pmu_evcntr_select(idx);
-	return pmxevtyper_read();
+	return pmu_evcntr_read_type(idx);
 }
 
 static inline void pmu_write_evtype(u32 idx, u32 val)
 {
 	pmu_evcntr_select(idx);
-	pmxevtyper_write(val);
+	pmu_evcntr_write_type(idx, val);
 }
 
 static inline u64 pmu_read_counter(u32 idx)

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The PMU of an arm64 kernel: ARMv8 PMUv3 registers as AArch64 system
- * registers. arm/pmu_regs.h has the same helpers for 32-bit kernels;
- * Kbuild puts this architecture's folder on the include path, so
- * "pmu_regs.h" is the one built for. One tiny inline helper per access, so
- * that the hot paths (a look at the counters on READ, a context switch)
- * compile to the accesses themselves. On the CPU whose PMU they touch,
- * interrupts off. Include after armpmu.h.
+ * registers. arm/pmu_regs.h has the same helpers for 32-bit kernels, with
+ * the same contract; Kbuild puts this architecture's folder on the include
+ * path, so "pmu_regs.h" is the one built for. Accessors only, one tiny
+ * inline helper per access, so that the hot paths (a look at the counters
+ * on READ, a context switch) compile to the accesses themselves: the
+ * control registers, one event counter's (select, value, type), and any
+ * counter's, the cycle counter's included. What to do with them, and the
+ * runs over a mask of counters, are counters.c's. On the CPU whose PMU
+ * they touch, interrupts off. Include after armpmu.h.
  *
  * Event counters and their types are read and written directly, as
  * PMEVCNTR<n>_EL0 and PMEVTYPER<n>_EL0: no PMSELR, and no ISB between
@@ -89,14 +92,24 @@ static inline void pmu_restore_selection(u32 sel)
 }
 
 /*
- * Each event counter's registers have encodings of their own, the
- * counter's number in them: a switch over @idx, one case per counter (0
- * to 30), picks the instruction. PMU_EVCNTR_CASES(C) expands C(n) for each.
- * An @idx past 30 reads as 0 and writes nothing (the callers never pass one).
- * Always inlined: GCC kept the switches out of line, and a call, its
- * pointer authentication and return cost more than the PMSELR select
- * they replace (make bench: READ 1,470 -> 1,646 instructions on the A72).
+ * One event counter @idx (0 to 30), with one contract on both
+ * architectures: pmu_evcntr_select(@idx), then any of the accesses below
+ * with the same @idx, until another counter is selected. Here each
+ * counter's registers have encodings of their own, PMEVCNTR<n>_EL0 and
+ * PMEVTYPER<n>_EL0, the counter's number in them: the select is nothing,
+ * and a switch over @idx, one case per counter (PMU_EVCNTR_CASES(C)
+ * expands C(n) for each), picks the instruction. With a constant @idx
+ * (counters.c's straight runs) the switch folds away into that one
+ * instruction. An @idx past 30 reads as 0 and writes nothing (the callers
+ * never pass one). Always inlined: GCC kept the switches out of line, and
+ * a call, its pointer authentication and return cost more than the PMSELR
+ * select they replace (make bench: READ 1,470 -> 1,646 instructions on
+ * the A72). PMU_EVCNTR_NEEDS_SELECT: no select costs anything, so
+ * counters.c's runs read a counter of no interest to them rather than
+ * test whether to.
  */
+#define PMU_EVCNTR_NEEDS_SELECT	0
+
 #define PMU_EVCNTR_CASES(C)						\
 	C(0) C(1) C(2) C(3) C(4) C(5) C(6) C(7) C(8) C(9)		\
 	C(10) C(11) C(12) C(13) C(14) C(15) C(16) C(17) C(18) C(19)	\
@@ -107,6 +120,10 @@ static inline void pmu_restore_selection(u32 sel)
 #define PMU_WRITE_EVCNTR(n)	case n: write_sysreg(val, pmevcntr##n##_el0); break;
 #define PMU_READ_EVTYPER(n)	case n: return read_sysreg(pmevtyper##n##_el0);
 #define PMU_WRITE_EVTYPER(n)	case n: write_sysreg(val, pmevtyper##n##_el0); break;
+
+static __always_inline void pmu_evcntr_select(u32 idx)
+{
+}
 
 static __always_inline u32 pmu_evcntr_read_type(u32 idx)
 {
@@ -138,41 +155,12 @@ static __always_inline void pmu_evcntr_write(u32 idx, u64 val)
 	}
 }
 
-/*
- * One event counter's step in counters.c's straight runs over a mask
- * (ARMPMU_EVCNTR_RUN: the look, the pause and the load), on locals of
- * theirs: @mask, @seen, @now, @values, @zero, @evtype, @last, @differ.
- * The counters below the highest that are not in the mask are read too (a
- * read changes nothing; their bits in @differ mean nothing), never written.
- */
-#define PMU_LOOK_EVCNTR(n)						\
-	case n:								\
-		if (values)						\
-			now[n] = read_sysreg(pmevcntr##n##_el0);	\
-		differ |= (u32)(read_sysreg(pmevtyper##n##_el0) != seen[n]) << n; \
-		fallthrough;
-#define PMU_TAKE_EVCNTR(n)						\
-	case n:								\
-		now[n] = read_sysreg(pmevcntr##n##_el0);		\
-		if (read_sysreg(pmevtyper##n##_el0) != seen[n])		\
-			differ |= BIT(n);				\
-		else if (zero && (mask & BIT(n)))			\
-			write_sysreg(0, pmevcntr##n##_el0);		\
-		fallthrough;
-#define PMU_PROGRAM_EVCNTR(n)						\
-	case n:								\
-		if (mask & BIT(n)) {					\
-			write_sysreg(evtype[n], pmevtyper##n##_el0);	\
-			if (last)					\
-				last[n] = read_sysreg(pmevcntr##n##_el0); \
-		}							\
-		fallthrough;
-
 /* Any counter: ARMPMU_CYCLE_IDX is the cycle counter, its type PMCCFILTR. */
 static inline u32 pmu_read_evtype(u32 idx)
 {
 	if (idx == ARMPMU_CYCLE_IDX)
 		return read_sysreg(pmccfiltr_el0);
+	pmu_evcntr_select(idx);
 	return pmu_evcntr_read_type(idx);
 }
 
@@ -182,6 +170,7 @@ static inline void pmu_write_evtype(u32 idx, u32 val)
 		write_sysreg(val, pmccfiltr_el0);
 		return;
 	}
+	pmu_evcntr_select(idx);
 	pmu_evcntr_write_type(idx, val);
 }
 
@@ -189,6 +178,7 @@ static inline u64 pmu_read_counter(u32 idx)
 {
 	if (idx == ARMPMU_CYCLE_IDX)
 		return read_sysreg(pmccntr_el0);
+	pmu_evcntr_select(idx);
 	return pmu_evcntr_read(idx);
 }
 
@@ -198,6 +188,7 @@ static inline void pmu_write_counter(u32 idx, u64 val)
 		write_sysreg(val, pmccntr_el0);
 		return;
 	}
+	pmu_evcntr_select(idx);
 	pmu_evcntr_write(idx, val);
 }
 
