@@ -165,7 +165,7 @@ struct armpmu_session;
 struct armpmu_sampler;
 
 /*
- * One counted thread's sampling state, in its link (task_mode.c). Touched
+ * One counted thread's sampling state, in its link (task_links.c). Touched
  * only on the CPU where the thread runs, interrupts off: at its switches
  * and by the sampling tick there; @gen under the file's count_lock.
  */
@@ -279,7 +279,7 @@ struct armpmu_session {
 	bool incomplete;
 	bool exec_left;			/* a thread was let go at its exec */
 	/*
-	 * Each counted thread's own totals (task_mode.c), kept in the order
+	 * Each counted thread's own totals (task_links.c), kept in the order
 	 * the threads came, at most ARMPMU_THREADS_KEPT; @threads_lost
 	 * came after. Under @count_lock, as are the file's switches and
 	 * migrations.
@@ -458,14 +458,16 @@ void armpmu_counters_release_pmcr(void);
 void armpmu_counters_clear(const struct armpmu_config *cfg);
 
 /*
- * task_mode.c: files counting threads, their counters switched in and out
- * with the threads by a probe on the scheduler's sched_switch tracepoint.
+ * task_mode.c and the files of its private task.h: files counting threads,
+ * their counters switched in and out with the threads by a probe on the
+ * scheduler's sched_switch tracepoint (task_cpu.c).
  */
 int armpmu_task_mode_init(void);
 void armpmu_task_mode_exit(void);
-int armpmu_task_attach(struct armpmu_session *s, u32 tid, u32 flags);
-void armpmu_task_evict(void);
-u32 armpmu_task_counting(void);
+int armpmu_task_mode_attach(struct armpmu_session *s, u32 tid, u32 flags);
+/* task_cpu.c, for CPU mode, interrupts off. */
+void armpmu_task_cpu_evict(void);
+u32 armpmu_task_cpu_counting(void);
 
 /*
  * cpu_mode.c: a file bound to a CPU, with the CPUs' hotplug and idle

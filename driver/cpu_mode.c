@@ -205,7 +205,7 @@ static int peek_userenr(struct armpmu_session *s, const void *unused)
 
 static int attach(struct armpmu_session *s, const void *unused)
 {
-	armpmu_task_evict();
+	armpmu_task_cpu_evict();
 	s->cfg.cycle_filterable = s->caps->can_filter;
 	memset(s->total, 0, sizeof(s->total));
 	s->disturbed = false;

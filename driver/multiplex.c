@@ -5,7 +5,7 @@
  * slot's times. Once a slot at or above num_counters is programmed, the
  * file is multiplexed: at START its slots are packed into sets that fit
  * the counters, which the modes load in turn (cpu_mode.c at its poll,
- * task_mode.c at its poll and at every switch-in), and each fold of the
+ * task_cpu.c at its poll and at every switch-in), and each fold of the
  * counters is accounted here to the slots of the set that was loaded:
  * their counts, and the time they ran.
  *

@@ -156,7 +156,7 @@ int armpmu_session_attach(struct armpmu_session *s, const struct armpmu_attach *
 		return -ENODEV;
 	s->cfg.cycle_filterable = s->caps->can_filter;
 	set_owner(s);
-	ret = armpmu_task_attach(s, at->tid, at->flags);
+	ret = armpmu_task_mode_attach(s, at->tid, at->flags);
 	if (ret) {
 		clear_owner(s);
 		return ret;
