@@ -341,28 +341,10 @@ u32 armpmu_mux_configured(const struct armpmu_mux *m, const struct armpmu_config
 int armpmu_mux_snapshot(struct armpmu_session *s, u32 flags);
 
 /*
- * The file's snapshot for READ from its totals, with @flags; -EIO if the
+ * snapshot.c: READ's snapshot of a file's totals, with @flags; -EIO if the
  * counts were disturbed. Both modes call it where the totals are steady.
  */
-static inline int armpmu_snapshot(struct armpmu_session *s, u32 flags)
-{
-	struct armpmu_counts *counts = &s->snapshot;
-	u32 n = s->caps->num_counters;
-
-	if (s->running)
-		flags |= ARMPMU_COUNTS_RUNNING;
-	if (s->disturbed)
-		flags |= ARMPMU_COUNTS_DISTURBED;
-	if (unlikely(s->read_slow))
-		return armpmu_mux_snapshot(s, flags);
-	counts->nr = n;
-	counts->flags = flags;
-	counts->cycles = s->total[ARMPMU_CYCLE_IDX];
-	memcpy(counts->events, s->total, n * sizeof(counts->events[0]));
-	counts->time_enabled = s->time_enabled;
-	counts->time_running = s->time_running;
-	return s->disturbed ? -EIO : 0;
-}
+int armpmu_snapshot_take(struct armpmu_session *s, u32 flags);
 
 /*
  * privilege.c: every privilege decision, privilege.h's rule fed from the

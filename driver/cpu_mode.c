@@ -308,7 +308,7 @@ static int read_counts(struct armpmu_session *s, const void *unused)
 {
 	if (s->running)
 		look(s);
-	return armpmu_snapshot(s, 0);
+	return armpmu_snapshot_take(s, 0);
 }
 
 static int cpu_read(struct armpmu_session *s)

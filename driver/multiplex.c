@@ -274,7 +274,7 @@ static void mux_read(const struct armpmu_mux *m, const u64 *total, u64 time_enab
 }
 
 /*
- * The snapshot of armpmu_snapshot() when it is not READ's plain one: a
+ * The snapshot of armpmu_snapshot_take() when it is not READ's plain one: a
  * multiplexed file's (its slots' own counts), or READ_SLOTS'.
  */
 int armpmu_mux_snapshot(struct armpmu_session *s, u32 flags)

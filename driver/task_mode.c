@@ -168,9 +168,9 @@ static int task_read(struct armpmu_session *s)
 	raw_spin_lock_irq(&s->count_lock);
 	armpmu_task_cpu_fold(s);
 	/* Whatever the reason, counts that cover less than the time say so. */
-	ret = armpmu_snapshot(s, (s->incomplete || s->time_running < s->time_enabled ?
-				  ARMPMU_COUNTS_INCOMPLETE : 0) |
-			      (s->exec_left ? ARMPMU_COUNTS_EXEC_LEFT : 0));
+	ret = armpmu_snapshot_take(s, (s->incomplete || s->time_running < s->time_enabled ?
+				       ARMPMU_COUNTS_INCOMPLETE : 0) |
+				   (s->exec_left ? ARMPMU_COUNTS_EXEC_LEFT : 0));
 	raw_spin_unlock_irq(&s->count_lock);
 	return ret;
 }
