@@ -279,13 +279,12 @@ static void mux_read(const struct armpmu_mux *m, const u64 *total, u64 time_enab
  */
 int armpmu_mux_snapshot(struct armpmu_session *s, u32 flags)
 {
-	u32 nr = s->read_slow & ~ARMPMU_READ_MUX;
-
 	if (s->mux.on)
 		flags |= ARMPMU_COUNTS_MULTIPLEXED;
-	if (nr) {
+	if (s->read_slots) {
 		s->rd.hdr.flags = flags;
-		mux_read(&s->mux, s->total, s->time_enabled, s->time_running, &s->rd, nr - 1);
+		mux_read(&s->mux, s->total, s->time_enabled, s->time_running, &s->rd,
+			 s->rd.hdr.nr);
 	} else {
 		s->snapshot.flags = flags | ARMPMU_COUNTS_INCOMPLETE;
 		mux_counts(&s->mux, s->total, s->time_enabled, s->time_running, &s->snapshot,

@@ -6,7 +6,7 @@
  *
  * Locking: the caller holds what steadies the file's totals (task mode:
  * its count_lock; CPU mode: on the bound CPU, interrupts off) and the
- * session's mutex, under which @read_slow changes.
+ * session's mutex, under which @read_mux and @read_slots change.
  */
 #include <linux/string.h>
 #include "armpmu.h"
@@ -24,7 +24,7 @@ int armpmu_snapshot_take(struct armpmu_session *s, u32 flags)
 		flags |= ARMPMU_COUNTS_RUNNING;
 	if (s->disturbed)
 		flags |= ARMPMU_COUNTS_DISTURBED;
-	if (unlikely(s->read_slow))
+	if (unlikely(s->read_mux || s->read_slots))
 		return armpmu_mux_snapshot(s, flags);
 	counts->nr = n;
 	counts->flags = flags;
