@@ -128,7 +128,7 @@ static void peek_on_cpu(void *info)
 
 	peek->userenr = pmu_read_userenr();
 	peek->foreign = pmu_read_enabled() &
-			~(armpmu_cpu_mode_counting(peek->owner) | armpmu_task_counting());
+			~(armpmu_cpu_mode_counting(peek->owner) | armpmu_task_cpu_counting());
 }
 
 int armpmu_admin_cpu_status(const struct armpmu_session *caller,

@@ -165,7 +165,7 @@ struct armpmu_session;
 struct armpmu_sampler;
 
 /*
- * One counted thread's sampling state, in its link (task_mode.c). Touched
+ * One counted thread's sampling state, in its link (task_links.c). Touched
  * only on the CPU where the thread runs, interrupts off: at its switches
  * and by the sampling tick there; @gen under the file's count_lock.
  */
@@ -239,11 +239,9 @@ extern const struct armpmu_mode armpmu_cpu_mode;
 extern const struct armpmu_mode armpmu_task_mode;
 
 /*
- * An open /dev/armpmu. Process-context fields are changed with @lock held.
- * In CPU mode, the counting state is touched only on the bound CPU with
- * interrupts off (cross-call, poll timer, hotplug and idle callbacks),
- * which orders it without a lock of its own. In task mode it is touched on
- * whichever CPU a counted thread runs, under @count_lock.
+ * An open /dev/armpmu: what every file has, the counting state both modes
+ * share, then a part per mode and READ's scratch, each headed by the rule
+ * that guards it. Process-context fields are changed with @lock held.
  */
 struct armpmu_session {
 	struct mutex lock;
@@ -267,59 +265,81 @@ struct armpmu_session {
 	struct pid *owner_pid;		/* the process that chose the mode */
 	kuid_t owner_uid;
 	u32 selected;
-
-	/* task mode */
-	raw_spinlock_t count_lock;
-	struct list_head tasks;		/* counted threads, under the links lock */
-	struct pid *target_pid;		/* the thread attached first */
-	bool follow;
-	bool on_exec;			/* START arms; a counted thread's exec starts */
-	bool armed;			/* started, waiting for that exec */
-	bool closing;			/* no more loads: the file is going */
-	bool incomplete;
-	bool exec_left;			/* a thread was let go at its exec */
-	/*
-	 * Each counted thread's own totals (task_mode.c), kept in the order
-	 * the threads came, at most ARMPMU_THREADS_KEPT; @threads_lost
-	 * came after. Under @count_lock, as are the file's switches and
-	 * migrations.
-	 */
-	struct list_head threads;
-	u32 threads_kept;
-	u32 threads_lost;
-	u64 switches;
-	u64 migrations;
 	struct rcu_head rcu;
 
-	/* counting state */
+	/*
+	 * The counting state, both modes': in CPU mode touched only on the
+	 * bound CPU with interrupts off (cross-call, poll timer, hotplug and
+	 * idle callbacks), which orders it without a lock of its own; in
+	 * task mode on whichever CPU a counted thread runs, under
+	 * @count_lock.
+	 */
 	struct armpmu_config cfg;
-	struct armpmu_load load;
 	bool running;
 	bool started;			/* START, and no STOP since */
-	bool parked;			/* the CPU is offline; counts are kept */
-	bool idle_saved;		/* the CPU is powered down in idle */
 	bool revoked;			/* an administrator took the PMU */
 	bool disturbed;			/* someone else touched our counters */
-	u32 userenr;			/* PMUSERENR as last seen */
 	u64 total[ARMPMU_MAX_COUNTERS + 1];	/* 64-bit counts, [31] = cycles */
 	u64 time_enabled;
 	u64 time_running;
-	u64 since_ns;			/* CPU mode: when time was last taken */
-	struct hrtimer poll;
-	/* Kept here, not on the stack, so READ does not zero 264 bytes. */
-	struct armpmu_counts snapshot;
 	struct armpmu_mux mux;
-	/*
-	 * Non-zero when a snapshot is not READ's plain one: the file is
-	 * multiplexed (ARMPMU_READ_MUX), or a READ_SLOTS runs (its slots
-	 * wanted + 1 in the low bits). Set in process context, under @lock.
-	 */
-	u32 read_slow;
-	struct armpmu_read_buf rd;
-	struct armpmu_sampling_file sampling;
-};
 
-#define ARMPMU_READ_MUX		BIT(31)
+	/*
+	 * CPU mode's (cpu_mode.c): touched only on the bound CPU with
+	 * interrupts off, as the counting state above.
+	 */
+	struct {
+		struct armpmu_load load;
+		bool parked;		/* the CPU is offline; counts are kept */
+		bool idle_saved;	/* the CPU is powered down in idle */
+		u32 userenr;		/* PMUSERENR as last seen */
+		u64 since_ns;		/* when time was last taken */
+		struct hrtimer poll;
+	};
+
+	/*
+	 * Task mode's (task.h's files): under @count_lock, taken with
+	 * interrupts off on any CPU, but @tasks, under task_links.c's lock,
+	 * and @target_pid, set at ATTACH and dropped at release in process
+	 * context.
+	 */
+	struct {
+		raw_spinlock_t count_lock;
+		struct list_head tasks;	/* counted threads, under the links lock */
+		struct pid *target_pid;	/* the thread attached first */
+		bool follow;
+		bool on_exec;		/* START arms; a counted thread's exec starts */
+		bool armed;		/* started, waiting for that exec */
+		bool closing;		/* no more loads: the file is going */
+		bool incomplete;
+		bool exec_left;		/* a thread was let go at its exec */
+		/*
+		 * Each counted thread's own totals (task_links.c), kept in
+		 * the order the threads came, at most ARMPMU_THREADS_KEPT;
+		 * @threads_lost came after.
+		 */
+		struct list_head threads;
+		u32 threads_kept;
+		u32 threads_lost;
+		u64 switches;
+		u64 migrations;
+		struct armpmu_sampling_file sampling;
+	};
+
+	/*
+	 * READ's scratch, in process context under @lock (and under what
+	 * steadies the totals while filled): kept here, not on the stack,
+	 * so that READ does not zero 264 bytes.
+	 */
+	struct {
+		struct armpmu_counts snapshot;
+		/* Multiplexed: READ gives each slot's own count (multiplex.c). */
+		bool read_mux;
+		/* A READ_SLOTS runs: @rd for rd.hdr.nr slots, not @snapshot. */
+		bool read_slots;
+		struct armpmu_read_buf rd;
+	};
+};
 
 /*
  * multiplex.c: a file's slots, packed into sets that take turns in the
@@ -341,28 +361,10 @@ u32 armpmu_mux_configured(const struct armpmu_mux *m, const struct armpmu_config
 int armpmu_mux_snapshot(struct armpmu_session *s, u32 flags);
 
 /*
- * The file's snapshot for READ from its totals, with @flags; -EIO if the
+ * snapshot.c: READ's snapshot of a file's totals, with @flags; -EIO if the
  * counts were disturbed. Both modes call it where the totals are steady.
  */
-static inline int armpmu_snapshot(struct armpmu_session *s, u32 flags)
-{
-	struct armpmu_counts *counts = &s->snapshot;
-	u32 n = s->caps->num_counters;
-
-	if (s->running)
-		flags |= ARMPMU_COUNTS_RUNNING;
-	if (s->disturbed)
-		flags |= ARMPMU_COUNTS_DISTURBED;
-	if (unlikely(s->read_slow))
-		return armpmu_mux_snapshot(s, flags);
-	counts->nr = n;
-	counts->flags = flags;
-	counts->cycles = s->total[ARMPMU_CYCLE_IDX];
-	memcpy(counts->events, s->total, n * sizeof(counts->events[0]));
-	counts->time_enabled = s->time_enabled;
-	counts->time_running = s->time_running;
-	return s->disturbed ? -EIO : 0;
-}
+int armpmu_snapshot_take(struct armpmu_session *s, u32 flags);
 
 /*
  * privilege.c: every privilege decision, privilege.h's rule fed from the
@@ -458,14 +460,16 @@ void armpmu_counters_release_pmcr(void);
 void armpmu_counters_clear(const struct armpmu_config *cfg);
 
 /*
- * task_mode.c: files counting threads, their counters switched in and out
- * with the threads by a probe on the scheduler's sched_switch tracepoint.
+ * task_mode.c and the files of its private task.h: files counting threads,
+ * their counters switched in and out with the threads by a probe on the
+ * scheduler's sched_switch tracepoint (task_cpu.c).
  */
 int armpmu_task_mode_init(void);
 void armpmu_task_mode_exit(void);
-int armpmu_task_attach(struct armpmu_session *s, u32 tid, u32 flags);
-void armpmu_task_evict(void);
-u32 armpmu_task_counting(void);
+int armpmu_task_mode_attach(struct armpmu_session *s, u32 tid, u32 flags);
+/* task_cpu.c, for CPU mode, interrupts off. */
+void armpmu_task_cpu_evict(void);
+u32 armpmu_task_cpu_counting(void);
 
 /*
  * cpu_mode.c: a file bound to a CPU, with the CPUs' hotplug and idle

@@ -205,7 +205,7 @@ static int peek_userenr(struct armpmu_session *s, const void *unused)
 
 static int attach(struct armpmu_session *s, const void *unused)
 {
-	armpmu_task_evict();
+	armpmu_task_cpu_evict();
 	s->cfg.cycle_filterable = s->caps->can_filter;
 	memset(s->total, 0, sizeof(s->total));
 	s->disturbed = false;
@@ -308,7 +308,7 @@ static int read_counts(struct armpmu_session *s, const void *unused)
 {
 	if (s->running)
 		look(s);
-	return armpmu_snapshot(s, 0);
+	return armpmu_snapshot_take(s, 0);
 }
 
 static int cpu_read(struct armpmu_session *s)

@@ -5,7 +5,7 @@
  * slot's times. Once a slot at or above num_counters is programmed, the
  * file is multiplexed: at START its slots are packed into sets that fit
  * the counters, which the modes load in turn (cpu_mode.c at its poll,
- * task_mode.c at its poll and at every switch-in), and each fold of the
+ * task_cpu.c at its poll and at every switch-in), and each fold of the
  * counters is accounted here to the slots of the set that was loaded:
  * their counts, and the time they ran.
  *
@@ -274,18 +274,17 @@ static void mux_read(const struct armpmu_mux *m, const u64 *total, u64 time_enab
 }
 
 /*
- * The snapshot of armpmu_snapshot() when it is not READ's plain one: a
+ * The snapshot of armpmu_snapshot_take() when it is not READ's plain one: a
  * multiplexed file's (its slots' own counts), or READ_SLOTS'.
  */
 int armpmu_mux_snapshot(struct armpmu_session *s, u32 flags)
 {
-	u32 nr = s->read_slow & ~ARMPMU_READ_MUX;
-
 	if (s->mux.on)
 		flags |= ARMPMU_COUNTS_MULTIPLEXED;
-	if (nr) {
+	if (s->read_slots) {
 		s->rd.hdr.flags = flags;
-		mux_read(&s->mux, s->total, s->time_enabled, s->time_running, &s->rd, nr - 1);
+		mux_read(&s->mux, s->total, s->time_enabled, s->time_running, &s->rd,
+			 s->rd.hdr.nr);
 	} else {
 		s->snapshot.flags = flags | ARMPMU_COUNTS_INCOMPLETE;
 		mux_counts(&s->mux, s->total, s->time_enabled, s->time_running, &s->snapshot,

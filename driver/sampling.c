@@ -5,7 +5,7 @@
  *
  * Locking: every write to a ring, and every change of its offsets and
  * tallies, is made under the file's count_lock with interrupts off: by the
- * sampling tick (task_mode.c's per-CPU timer, in hard interrupt context),
+ * sampling tick (task_cpu.c's per-CPU timer, in hard interrupt context),
  * by task mode's probes (FORK, EXEC, EXIT, LET_GO) and by the reader when
  * it takes records out. The reader, who holds the file's mutex (as does
  * SET_SAMPLING, which replaces the ring), copies the records it takes to

@@ -156,7 +156,7 @@ int armpmu_session_attach(struct armpmu_session *s, const struct armpmu_attach *
 		return -ENODEV;
 	s->cfg.cycle_filterable = s->caps->can_filter;
 	set_owner(s);
-	ret = armpmu_task_attach(s, at->tid, at->flags);
+	ret = armpmu_task_mode_attach(s, at->tid, at->flags);
 	if (ret) {
 		clear_owner(s);
 		return ret;
@@ -252,7 +252,7 @@ static int change_slot(struct armpmu_session *s, void *arg)
 	} else if (!s->mux.on) {
 		s->mode->multiplex(s);
 		/* The caller holds the session's lock, as READ does. */
-		s->read_slow |= ARMPMU_READ_MUX;
+		s->read_mux = true;
 	}
 	armpmu_mux_program(&s->mux, c->idx, c->evtype, c->group, s->time_enabled,
 			   s->time_running);
@@ -397,9 +397,9 @@ int armpmu_session_read_slots(struct armpmu_session *s, u32 nr, u64 reserved)
 	if (ret)
 		return ret;
 	s->rd.hdr.nr = nr;
-	s->read_slow |= nr + 1;
+	s->read_slots = true;
 	ret = s->mode->read(s);
-	s->read_slow &= ARMPMU_READ_MUX;
+	s->read_slots = false;
 	return ret;
 }
 
