@@ -65,27 +65,6 @@ const char *armpmu_probe_cpu(struct armpmu_caps *caps);
 #define for_each_counter(idx, mask) \
 	for (unsigned long __m = (mask); __m && ((idx) = __ffs(__m), true); __m &= __m - 1)
 
-/*
- * A straight run over the event counters of a mask: one jump into a
- * switch whose cases fall through from the highest counter of the mask
- * down to counter 0, so that a hot path pays one dispatch, not a loop step
- * per counter. C(n) expands to "case n: ... fallthrough;"; it sees every
- * counter below the highest, and tests the mask itself where it must.
- */
-#define ARMPMU_EVCNTR_CASES_DOWN(C)					\
-	C(30) C(29) C(28) C(27) C(26) C(25) C(24) C(23) C(22) C(21)	\
-	C(20) C(19) C(18) C(17) C(16) C(15) C(14) C(13) C(12) C(11)	\
-	C(10) C(9) C(8) C(7) C(6) C(5) C(4) C(3) C(2) C(1) C(0)
-
-#define ARMPMU_EVCNTR_RUN(mask, C)					\
-	do {								\
-		switch (fls(mask) - 1) {				\
-		ARMPMU_EVCNTR_CASES_DOWN(C)				\
-		default:						\
-			break;						\
-		}							\
-	} while (0)
-
 /* What a file counts: set in process context while its counters are stopped. */
 struct armpmu_config {
 	u32 programmed;			/* mask of event counters with an event */
