@@ -13,6 +13,8 @@
 #   make uninstall          the same, removed
 #   make install-dkms       the module's source in /usr/src/armpmu-VERSION for
 #                           DKMS, and without DESTDIR dkms add and install
+#   make install-python     the Python module, PYTHONDIR/pmudev.so (default:
+#                           PREFIX/lib/python3.N/dist-packages)
 #   make deb                the Debian packages, into build/deb/, for
 #                           DEB_ARCHS (default: armhf arm64 amd64), cross-built
 #                           in a throwaway Debian root (lab/build-deb; root)
@@ -97,7 +99,7 @@ KMOD_LDFLAGS := -L$(KMOD_SYSROOT)/usr/lib/$(TRIPLET_$(TARGET)) -Wl,-rpath-link,$
 endif
 
 .PHONY: all modules userland guest-userland host-units python check bench demo deb clean install uninstall \
-	install-module install-userland install-system install-dkms
+	install-module install-userland install-system install-dkms install-python
 
 all: modules userland
 
@@ -215,6 +217,16 @@ $(PY_MODULE): $(PY_OBJS) $(LIB_SHARED)
 
 # ---- install ----
 
+# The Python module: where Debian's python3 finds a local module (the
+# host python3's version), or a package's (debian/rules:
+# /usr/lib/python3/dist-packages, and the interpreter's own suffix,
+# .cpython-311-TRIPLET.so).
+PYTHONDIR ?= $(PREFIX)/lib/python$(shell python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages
+PY_EXT_SUFFIX ?= .so
+
+install-python: python
+	install -D -m 644 $(PY_MODULE) $(DESTDIR)$(PYTHONDIR)/pmudev$(PY_EXT_SUFFIX)
+
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
 MODULE_KO ?= armpmu.ko
 BINDIR ?= $(PREFIX)/bin
@@ -284,7 +296,7 @@ install-dkms:
 uninstall:
 	$(if $(DESTDIR),,-dkms remove -m armpmu -v $(VERSION) --all)
 	rm -rf $(DESTDIR)$(DKMSDIR)
-	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED)) $(DESTDIR)$(PYTHONDIR)/pmudev$(PY_EXT_SUFFIX)
 	$(if $(DESTDIR),,-depmod -a $(KVER))
 	$(if $(DESTDIR),,ldconfig)
 

@@ -3,7 +3,9 @@
 # the project (tools/pmu-vm --packages), as root in /work, where the host
 # put the board's armpmu-dkms, libpmudev1 and pmuctl packages, dkms-built/
 # (the module DKMS built on the host from armpmu-dkms's source for this
-# board's kernel) and exact-loop. Prints TAP; exits 1 if a test failed.
+# board's kernel) and exact-loop; also python3-pmudev, for the board's
+# python3 (Debian's, in its dpkg database). Prints TAP; exits 1 if a test
+# failed.
 #
 #   bash deb-test.sh --exact N [--icount] [--pmuctl-suite CPU]
 #
@@ -15,7 +17,9 @@
 # where DKMS would have put it, and the board's DKMS installs it. Then
 # pmuctl load, udev's node for the group the package created, an exact
 # count as a member of that group (--icount: QEMU counts exactly; N is
-# what exact-loop retires besides its loop), and dpkg --purge, after which
+# what exact-loop retires besides its loop), `import pmudev` from
+# python3-pmudev counting as a member (--icount: a loop's count linear in
+# its iterations, to the instruction), and dpkg --purge, after which
 # no file of the packages is left and the module is unloaded.
 #
 # --pmuctl-suite CPU: before the purge, pmuctl's own suite
@@ -36,8 +40,8 @@ done
 
 n=0 failed=0 out=/tmp/deb-test.out
 export DEBIAN_FRONTEND=noninteractive
-packages=(armpmu-dkms pmuctl "libpmudev1:$(dpkg --print-architecture)")
-debs=(./armpmu-dkms_*.deb ./libpmudev1_*.deb ./pmuctl_*.deb)
+packages=(armpmu-dkms pmuctl "libpmudev1:$(dpkg --print-architecture)" python3-pmudev)
+debs=(./armpmu-dkms_*.deb ./libpmudev1_*.deb ./pmuctl_*.deb ./python3-pmudev_*.deb)
 kernel=$(uname -r)
 arch=$(uname -m)
 triplet=arm-linux-gnueabihf
@@ -86,7 +90,7 @@ DPKG_COLORS=never dpkg -i "${debs[@]}" >/tmp/dpkg-install.out 2>&1
 report $? "dpkg -i ${debs[*]#./}" /tmp/dpkg-install.out
 sed 's/^/# dpkg: /' /tmp/dpkg-install.out | grep -v 'Reading database'
 status=$(dpkg-query -W -f '${db:Status-Abbrev}|' "${packages[@]}" 2>&1)
-check "the three packages are installed ($status)" test "$status" = "ii |ii |ii |"
+check "the four packages are installed ($status)" test "$status" = "ii |ii |ii |ii |"
 dpkg -L "${packages[@]}" | LC_ALL=C sort -u >/tmp/package-files
 for f in /usr/bin/pmuctl "/usr/lib/$triplet/libpmudev.so.1" /usr/lib/udev/rules.d/60-armpmu.rules \
 	/usr/lib/sysusers.d/armpmu.conf /etc/modules-load.d/armpmu.conf \
@@ -143,6 +147,51 @@ if [[ -n $icount ]]; then
 else
 	n=$((n + 1))
 	echo "ok $n - an exact count # SKIP only under -icount"
+fi
+
+# ---- Python, from python3-pmudev ----
+pyext=$(grep '^/usr/lib/python3/dist-packages/pmudev\.cpython-.*\.so$' /tmp/package-files)
+check "python3-pmudev installed the module for the board's python3 (${pyext:-none})" \
+	test -n "$pyext" -a -f "$pyext"
+# Least of 3 Region pairs (an interrupt now and then adds some dozens) for
+# loops of 1000, 2000 and 3000 iterations that allocate nothing, after a
+# pass over them all (the interpreter specializes the code it runs: the
+# first runs of a loop cost more).
+cat >/tmp/pmudev-deb.py <<'PYTHON'
+import gc, sys
+from itertools import repeat
+import pmudev
+gc.disable()
+event = sys.argv[1]
+r = pmudev.Region(event)
+def least(n):
+    seen = []
+    for _ in range(3):
+        t0 = r.values()[event]
+        r.start()
+        for _ in repeat(None, n):
+            pass
+        r.stop()
+        seen.append(r.values()[event] - t0)
+    return min(seen)
+sizes = (1000, 2000, 3000)
+for n in sizes:
+    least(n)
+counts = [least(n) for n in sizes]
+print(pmudev.__file__, r.complete, *counts)
+PYTHON
+start=$(date +%s%N)
+# QEMU counts instructions only under -icount; cycles elsewhere.
+event=cycles:u
+[[ -z $icount ]] || event=instructions:u
+as_lab python3 /tmp/pmudev-deb.py "$event" >"$out" 2>&1
+py_status=$? py_ms=$((($(date +%s%N) - start) / 1000000))
+read -r file complete c1 c2 c3 <"$out"
+check "as lab, python3 imports pmudev from python3-pmudev and counts $event ($py_ms ms: $(head -c 200 "$out"))" \
+	test "$py_status" = 0 -a "$file" = "$pyext" -a "$complete" = True -a "${c1:-0}" -gt 0
+if [[ -n $icount ]]; then
+	check "  a loop's count is linear in its iterations, to the instruction ($c1, $c2, $c3)" \
+		test $((c2 - c1)) = $((c3 - c2)) -a $((c2 - c1)) -gt 0
 fi
 
 # ---- pmuctl's suite, with the packaged pmuctl ----
