@@ -4,6 +4,10 @@
 #                           the library and programs for this machine
 #   make demo               boot an emulated Raspberry Pi 2-class board and measure
 #   make check              every test: host checks and all emulated boards
+#   make soak               issue 27's soak, not in make check: on the debug kernel's
+#                           board, lab programs counting themselves while CPU 1
+#                           goes off and on (tests/soak; SOAK_DURATION, default
+#                           10m; SOAK_PROGRAMS, default 32; SOAK_READERS, default 4)
 #   make bench              instructions per operation of armpmu, perf and a
 #                           direct user-mode read, on exact -icount boards
 #                           (bench/run; a table, and build/bench.json)
@@ -96,7 +100,7 @@ KMOD_CPPFLAGS := -I$(KMOD_SYSROOT)/usr/include
 KMOD_LDFLAGS := -L$(KMOD_SYSROOT)/usr/lib/$(TRIPLET_$(TARGET)) -Wl,-rpath-link,$(KMOD_LIBDIRS)
 endif
 
-.PHONY: all modules userland guest-userland host-units python check bench demo deb clean install uninstall \
+.PHONY: all modules userland guest-userland host-units python check soak bench demo deb clean install uninstall \
 	install-module install-userland install-system install-dkms
 
 all: modules userland
@@ -327,6 +331,13 @@ check:
 demo:
 	lab/host-packages
 	tools/demo
+
+SOAK_DURATION ?= 10m
+SOAK_PROGRAMS ?= 32
+SOAK_READERS ?= 4
+soak:
+	lab/host-packages
+	tests/soak --duration $(SOAK_DURATION) --programs $(SOAK_PROGRAMS) --readers $(SOAK_READERS)
 
 bench:
 	lab/host-packages
