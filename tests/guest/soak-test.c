@@ -436,14 +436,8 @@ static pid_t start_lab(void (*fn)(unsigned int), unsigned int i)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		cpu_set_t all;
-		unsigned int cpu;
-
 		/* Not root's CPU 0 alone: every CPU the board has. */
-		CPU_ZERO(&all);
-		for (cpu = 0; cpu < board_cpus(); cpu++)
-			CPU_SET(cpu, &all);
-		sched_setaffinity(0, sizeof(all), &all);
+		unpin();
 		if (!become_lab()) {
 			failed_call(i, 0, "becoming lab", EPERM);
 			_exit(1);
