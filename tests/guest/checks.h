@@ -84,6 +84,18 @@ static inline unsigned int board_cpus(void)
 	return conf > 0 ? (unsigned int)conf : 1;
 }
 
+/* Undoes pin(): every CPU the board has, online or not. */
+static inline void unpin(void)
+{
+	cpu_set_t set;
+	unsigned int cpu;
+
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < board_cpus(); cpu++)
+		CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
 /*
  * Why CPU 1 cannot be taken offline and back here, or NULL if it can.
  * Linux gives a CPU no online file when the board has no way to stop it:

@@ -633,17 +633,6 @@ static void test_registers_after_close(void)
 
 /* ---- 6. ATTACH racing the target's exit ---- */
 
-static void unpin(void)
-{
-	cpu_set_t set;
-	unsigned int cpu;
-
-	CPU_ZERO(&set);
-	for (cpu = 0; cpu < online_cpus(); cpu++)
-		CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 /*
  * @cold rounds (with --wrap) first wait until the driver has unhooked its
  * probes (a second after the last task-mode file closed): the ATTACH that
