@@ -4,17 +4,14 @@
  * (SET_VALUE) put a 32-bit counter just below its wrap, so a wrap takes
  * microseconds; a long sleep wraps event counters naturally, across many
  * polls; with --icount a loop retires more than 2^32 user instructions and
- * the count must be exact, bound to a CPU and in task mode (--long-loop
- * cpu|task: in one of them only; each loop is one to two minutes of board
- * time). Also the cycle counter's own filter. Runs as root in the guest,
- * prints TAP.
+ * the count must be exact. Also the cycle counter's own filter. Runs as
+ * root in the guest, prints TAP.
  *
- *   counts-test [--icount] [--long-loop cpu|task|both]
+ *   counts-test [--icount]
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "devio.h"
@@ -27,8 +24,6 @@
 #define SPIN			200000UL
 
 static bool icount;
-/* Which modes run the loop past 2^32 under --icount. */
-static bool long_cpu = true, long_task = true;
 static struct armpmu_info info;
 
 static int set_value(int fd, __u32 counter, __u64 value)
@@ -298,7 +293,6 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "icount", no_argument, NULL, 'i' },
-		{ "long-loop", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -307,12 +301,8 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (opt == 'i') {
 			icount = true;
-		} else if (opt == 'l' && (!strcmp(optarg, "cpu") || !strcmp(optarg, "task") ||
-					  !strcmp(optarg, "both"))) {
-			long_cpu = strcmp(optarg, "task");
-			long_task = strcmp(optarg, "cpu");
 		} else {
-			printf("usage: counts-test [--icount] [--long-loop cpu|task|both]\n");
+			printf("usage: counts-test [--icount]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
@@ -338,17 +328,10 @@ int main(int argc, char **argv)
 	test_natural_wrap(fd);
 	test_power_cycle(fd);
 	if (icount) {
-		if (long_cpu)
-			test_long_exact(fd, "whole-CPU mode");
-		else
-			tap_skip("whole-CPU mode: INST_RETIRED:u past 2^32 is exact",
-				 "--long-loop task: another lane runs it");
+		test_long_exact(fd, "whole-CPU mode");
 		dev_close(&fd);
 		err = dev_open(&fd);
-		if (!long_task)
-			tap_skip("task mode: INST_RETIRED:u past 2^32 is exact",
-				 "--long-loop cpu: another lane runs it");
-		else if (tap_errno(err, 0, "a file that is not bound: task mode"))
+		if (tap_errno(err, 0, "a file that is not bound: task mode"))
 			test_long_exact(fd, "task mode");
 	} else {
 		tap_skip("INST_RETIRED:u past 2^32 is exact", "exact counts need --icount");
