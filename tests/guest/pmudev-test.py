@@ -312,24 +312,28 @@ def check_regions(counts):
             r.start()
             loop(n)
             r.stop()
-    # A first round warms the Region and the call sites (once, a cold
-    # first round counted one instruction more than the next); the two
-    # after it must agree exactly.
-    pairs(3, 4000)
+    # Four rounds warm the Region and pairs() itself: CPython 3.11 quickens
+    # a function after a few calls and loops, and specializes its calls
+    # after that (cold rounds differed by up to 368 instructions). Warm,
+    # two rounds agree within one instruction a pair: the interpreter's
+    # own caches (a type's attribute cache, say) are not the same to the
+    # instruction in every process; the C loops check armpmu's exactness.
+    for _ in range(4):
+        pairs(3, 4000)
     w = r.values()["instructions:u"]
     pairs(3, 4000)
     a = r.values()["instructions:u"] - w
     pairs(3, 4000)
     b = r.values()["instructions:u"] - w - a
-    ok(a == b and r.calls == 9, "Region: 3 pairs around the same loop, twice after a "
-       "first round: %d both times" % a, (a, b, r.calls))
+    ok(abs(a - b) <= 3 and r.calls == 18, "Region: 3 pairs around the same loop, twice "
+       "when warm: %d and %d" % (a, b), (a, b, r.calls))
     per_pair = b // 3
     ok(abs(per_pair - counts[4000]) < counts[4000] // 200,
        "Region's pair (%d) within 0.5%% of count() of the same loop (%d)" %
        (per_pair, counts[4000]))
     with r:
         loop(4000)
-    ok(r.calls == 10 and r.complete and not r.flags, "Region as a with block: one more pair")
+    ok(r.calls == 19 and r.complete and not r.flags, "Region as a with block: one more pair")
     r.close()
     raises(pmudev.Error, r.start, "a closed Region's start() raises", errno.EBADF,
            ("closed",))
