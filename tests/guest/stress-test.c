@@ -240,13 +240,19 @@ static void stop_storm(int sig)
 static void storm_process(enum guest_user who, unsigned int index)
 {
 	struct worker workers[THREADS_PER_PROC];
-	int shared_fd = open(DEV, O_RDWR | O_CLOEXEC);
+	int shared_fd;
 	unsigned int i;
 
 	signal(SIGTERM, stop_storm);
 	/* Each CPU gets its share of processes: first uses bind where they run. */
 	if (pin(index % ncpus) || !become_user(who))
 		_exit(100);
+	/*
+	 * Opened as @who: a file's rights are its opener's, and lab's BIND
+	 * of a file root opened would rightly succeed (it did, once a seed
+	 * reached it, and was taken for a hole).
+	 */
+	shared_fd = open(DEV, O_RDWR | O_CLOEXEC);
 	for (i = 0; i < THREADS_PER_PROC; i++) {
 		workers[i].rng = seed * 1000003 + index * 101 + i + 1;
 		workers[i].who = who;
