@@ -340,12 +340,6 @@ u32 armpmu_mux_configured(const struct armpmu_mux *m, const struct armpmu_config
 int armpmu_mux_snapshot(struct armpmu_session *s, u32 flags);
 
 /*
- * snapshot.c: READ's snapshot of a file's totals, with @flags; -EIO if the
- * counts were disturbed. Both modes call it where the totals are steady.
- */
-int armpmu_snapshot_take(struct armpmu_session *s, u32 flags);
-
-/*
  * privilege.c: every privilege decision, privilege.h's rule fed from the
  * opener's credentials at open() and a thread's as they are. Process
  * context, but for armpmu_priv_may_go_on (the exec probe, on current).

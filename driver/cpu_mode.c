@@ -28,6 +28,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include "armpmu.h"
+#include "snapshot.h"
 #include "pmu_regs.h"
 
 /* The session counting on this CPU, for the idle callbacks. */

@@ -21,6 +21,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include "snapshot.h"
 #include "task.h"
 
 /* The thread @tid (0: the caller), with a reference, or NULL. */
