@@ -7,7 +7,7 @@
 # python3 (Debian's, in its dpkg database). Prints TAP; exits 1 if a test
 # failed.
 #
-#   bash deb-test.sh --exact N [--icount] [--pmuctl-suite CPU]
+#   bash deb-test.sh --exact N [--icount] [--pmuctl-suite CPU] [--then COMMAND]...
 #
 # dpkg installs the three packages. armpmu-dkms's postinst registers the
 # module with DKMS, which cannot build it here: the board has no compiler
@@ -25,15 +25,20 @@
 # --pmuctl-suite CPU: before the purge, pmuctl's own suite
 # (pmuctl-test.sh --cpu CPU, --icount too if given) runs against the
 # packaged pmuctl and DKMS's module, its results numbered on with these.
+# --then COMMAND: so does COMMAND (a test program's, run by sh -c; TAP),
+# after pmuctl's suite if both are given: the driver's suites on the
+# module the packages installed, as on a Raspberry Pi 2 by hand
+# (tests/README.md, the packages).
 set -u
 
-exact='' icount='' suite_cpu=''
+exact='' icount='' suite_cpu='' then=()
 while (($#)); do
 	case $1 in
 	--exact) exact=$2; shift 2 ;;
 	--icount) icount=1; shift ;;
 	--pmuctl-suite) suite_cpu=$2; shift 2 ;;
-	*) echo "usage: deb-test.sh --exact N [--icount] [--pmuctl-suite CPU]" >&2; exit 2 ;;
+	--then) then+=("$2"); shift 2 ;;
+	*) echo "usage: deb-test.sh --exact N [--icount] [--pmuctl-suite CPU] [--then COMMAND]..." >&2; exit 2 ;;
 	esac
 done
 [[ -n $exact ]] || { echo "deb-test.sh: --exact N is needed" >&2; exit 2; }
@@ -194,28 +199,45 @@ if [[ -n $icount ]]; then
 		test $((c2 - c1)) = $((c3 - c2)) -a $((c2 - c1)) -gt 0
 fi
 
-# ---- pmuctl's suite, with the packaged pmuctl ----
-if [[ -n $suite_cpu ]]; then
-	echo "# pmuctl-test.sh --cpu $suite_cpu${icount:+ --icount}, with the packaged pmuctl:"
-	busybox sh ./pmuctl-test.sh --cpu "$suite_cpu" ${icount:+--icount} >/tmp/suite.out 2>&1
-	suite_status=$? offset=$n suite_plan='' suite_failed=0
+# ---- suites on what the packages installed ----
+# suite NAME COMMAND...: COMMAND's TAP, numbered on with these and tagged
+# with NAME, and a test that it ran to its end.
+suite() {
+	local name=$1 start=$SECONDS line status offset=$n plan='' nots=0
+	shift
+	echo "# $*:"
+	"$@" >/tmp/suite.out 2>&1
+	status=$?
 	while IFS= read -r line; do
 		if [[ $line =~ ^(not\ )?ok\ ([0-9]+)(.*)$ ]]; then
 			n=$((offset + BASH_REMATCH[2]))
-			[[ -z ${BASH_REMATCH[1]} ]] || suite_failed=$((suite_failed + 1))
-			echo "${BASH_REMATCH[1]}ok $n -${BASH_REMATCH[3]# -} (pmuctl-test)"
+			[[ -z ${BASH_REMATCH[1]} ]] || nots=$((nots + 1))
+			echo "${BASH_REMATCH[1]}ok $n -${BASH_REMATCH[3]# -} ($name)"
 		elif [[ $line =~ ^1\.\.([0-9]+)$ ]]; then
-			suite_plan=${BASH_REMATCH[1]}
+			plan=${BASH_REMATCH[1]}
 		else
 			printf '%s\n' "$line"
 		fi
 	done </tmp/suite.out
-	failed=$((failed + suite_failed))
-	[[ -n $suite_plan && $((n - offset)) == "$suite_plan" ]] && ((suite_status == (suite_failed > 0)))
-	report $? "pmuctl-test.sh ran to its end (exit status $suite_status, plan ${suite_plan:-none}, $((n - offset)) seen)"
-	# It leaves armpmu loaded, as a lab would have it.
+	failed=$((failed + nots))
+	[[ -n $plan && $((n - offset)) == "$plan" ]] && ((status == (nots > 0)))
+	report $? "$name ran to its end (exit status $status, plan ${plan:-none}, $((n - offset)) seen)"
+	took "$name" "$start"
+	# Each leaves armpmu loaded, as a lab would have it.
 	pmuctl load >/dev/null 2>&1
+}
+# What each part takes on the board (under -icount its clock is the
+# instructions' count: no figure).
+took() { [[ -n $icount ]] || echo "# $1: $((SECONDS - ${2:-0})) s"; }
+took "the install and its checks"
+if [[ -n $suite_cpu ]]; then
+	echo "# with the packaged pmuctl:"
+	suite pmuctl-test busybox sh ./pmuctl-test.sh --cpu "$suite_cpu" ${icount:+--icount}
 fi
+for command in "${then[@]}"; do
+	suite "${command%% *}" sh -c "$command"
+done
+start=$SECONDS
 
 # ---- purge ----
 DPKG_COLORS=never dpkg --purge "${packages[@]}" >/tmp/dpkg-purge.out 2>&1
@@ -235,6 +257,7 @@ new=$(LC_ALL=C comm -13 /tmp/files.before /tmp/files.after |
 	grep -Ev '^/var/lib/dpkg(/|$)|^/var/log(/|$)|^/var/cache/debconf(/|$)|^/etc/(group|gshadow|passwd|shadow)-$')
 check "nothing else is left anywhere${new:+ (new: ${new//$'\n'/ })}" test -z "$new"
 echo "# the group armpmu stays, as Debian's packages leave the system groups they create: $(getent group armpmu)"
+took "the purge and its checks" "$start"
 
 echo "1..$n"
 ((failed == 0))
