@@ -16,7 +16,8 @@
 
 typedef struct {
 	PyObject_HEAD
-	PyObject *items;	/* tuple: each a str or a tuple of str (a group) */
+	PyObject *items;	/* tuple: each a spec or a tuple of specs (a group) */
+	struct pmudev_event_list *list;	/* the events, parsed */
 	PyObject *names;	/* tuple: every spec, in order: the keys */
 	PyObject *values;	/* dict: name -> int, or None (never counted) */
 	PyObject *shares;	/* dict: name -> share of the time counted */
@@ -28,24 +29,6 @@ typedef struct {
 	unsigned int flags;	/* ARMPMU_COUNTS_* of every pass read */
 	struct pmudev *pmu;
 } Count;
-
-/* Every argument as a tuple of items, groups made tuples (never the caller's lists). */
-static PyObject *freeze_items(PyObject *args)
-{
-	Py_ssize_t n = PyTuple_GET_SIZE(args);
-	PyObject *items = PyTuple_New(n);
-
-	for (Py_ssize_t i = 0; items && i < n; i++) {
-		PyObject *item = PyTuple_GET_ITEM(args, i);
-
-		item = PyUnicode_Check(item) ? Py_NewRef(item) : PySequence_Tuple(item);
-		if (!item)
-			Py_CLEAR(items);
-		else
-			PyTuple_SET_ITEM(items, i, item);
-	}
-	return items;
-}
 
 /* Adds the items of pass @pass to @pmu; 0, or -1 with an exception raised. */
 static int program(Count *self, struct pmudev *pmu, int pass)
@@ -86,6 +69,10 @@ static int plan(Count *self, int passes)
 
 	if (pmudev_py_open(&pmu, open_flags(self)))
 		return -1;
+	if (pmudev_py_check_list(self->list, pmu)) {
+		pmudev_close(pmu);
+		return -1;
+	}
 	for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self->items); i++) {
 		PyObject *item = PyTuple_GET_ITEM(self->items, i);
 
@@ -135,7 +122,7 @@ static PyObject *count_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 		return NULL;
 	self->follow = follow;
 	self->multiplex = passes == Py_None;
-	if (pmudev_py_check_events(args, &self->names) || !(self->items = freeze_items(args)))
+	if (pmudev_py_parse_events(args, &self->items, &self->names, &self->list))
 		goto fail;
 	self->slots = PyMem_Calloc(PyTuple_GET_SIZE(self->names), sizeof(*self->slots));
 	self->pass_of = PyMem_Calloc(PyTuple_GET_SIZE(self->items), sizeof(*self->pass_of));
@@ -156,6 +143,7 @@ fail:
 static void count_dealloc(Count *self)
 {
 	pmudev_close(self->pmu);
+	pmudev_event_list_free(self->list);
 	Py_XDECREF(self->items);
 	Py_XDECREF(self->names);
 	Py_XDECREF(self->values);
