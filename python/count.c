@@ -447,7 +447,8 @@ static PyGetSetDef count_getset[] = {
 	{ "passes", (getter)count_passes, NULL,
 	  "How many times the block must be entered: 1, or with passes=True as many\n"
 	  "as the counters need (then: for _ in range(c.passes): with c: work()).", NULL },
-	{ "events", (getter)count_events, NULL, "The events, as given: the keys.", NULL },
+	{ "events", (getter)count_events, NULL, "The events, one by one, in the order given: the keys\n"
+	  "(a group's modifier on each member, PMU syntax as typed).", NULL },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
@@ -467,11 +468,24 @@ PyDoc_STRVAR(count_doc,
 "    c.values()             # {'instructions:u': ..., 'cycles': ...}\n"
 "    c.complete             # True: every count exact and whole\n"
 "\n"
-"Each event is a str, one event exactly as `pmuctl stat -e` takes it and\n"
-"libpmudev parses it (INST_RETIRED, instructions, 0x08, r8, cycles:u,\n"
-"L1D_CACHE_REFILL:k); a tuple of them is a group, counted together.\n"
-"Unknown names raise EventError with libpmudev's \"did you mean\"; the\n"
-"events are checked against the device when count() is called.\n"
+"Each argument is a str exactly as `pmuctl stat -e` takes it, and\n"
+"libpmudev's event lists parse it for both: one event (INST_RETIRED,\n"
+"instructions, 0x08, r8, cycles:u, L1D_CACHE_REFILL:k, cpu/event=0x8/u)\n"
+"or several, comma-separated, with groups in braces, counted together:\n"
+"\n"
+"    pmudev.count(\"cycles:u,{instructions,r08}\")\n"
+"    pmudev.count(\"cycles:u\", (\"instructions\", \"r08\"))    # the same\n"
+"    pmudev.count(\"{instructions,BR_MIS_PRED}:u\")  # :u for each member\n"
+"\n"
+"A tuple of events is a group too. The keys are the events one by one\n"
+"(c.events): 'instructions:u' and 'BR_MIS_PRED:u' for the last one, PMU\n"
+"syntax as typed. \"cycles\" in a group counts beside it (the cycle\n"
+"counter always counts). What pmuctl refuses raises EventError with\n"
+"pmuctl's message (\"cycles:p: ':p' asks for precise sampling ...\"), an\n"
+"unknown name libpmudev's \"did you mean\"; perf's software events\n"
+"(task-clock, page-faults) are pmuctl's, from the command's resource\n"
+"usage, and raise EventError here. The events are checked against the\n"
+"device when count() is called.\n"
 "\n"
 "follow=True also counts the threads and child processes created inside\n"
 "the block (libpmudev's PMUDEV_OPEN_FOLLOW); by default only this thread.\n"

@@ -360,9 +360,12 @@ static PyMethodDef methods[] = {
 	  "what perf means), 'cores' (dict: each core libpmudev knows -> the name it\n"
 	  "has there, for the cores that have it), and for the core explained for\n"
 	  "(None: the running one if /dev/armpmu is there) 'core' and 'implemented'.\n"
-	  "pmuctl explain NAME prints the same and adds the pitfalls of the event's\n"
-	  "kind, which only pmuctl has. EventError for a name no table has, with\n"
-	  "libpmudev's \"did you mean\"." },
+	  "'pitfalls' is a list of paragraphs: what a student trips over counting\n"
+	  "an event of its kind (speculative or retired, caches, what QEMU counts,\n"
+	  "kernel and user mode, 32-bit counters), the same libpmudev texts that\n"
+	  "pmuctl explain NAME prints; 'qemu_counts' whether QEMU's emulated PMU\n"
+	  "counts it at all. EventError for a name no table has, with libpmudev's\n"
+	  "\"did you mean\"." },
 	{ "info", pmudev_py_info, METH_NOARGS,
 	  "info() -> dict\n\n"
 	  "The PMU this thread is counted on, from /dev/armpmu: 'core' (its name, or\n"
@@ -401,11 +404,19 @@ PyDoc_STRVAR(module_doc,
 "        total = sum(range(1000))\n"
 "    print(c[\"instructions:u\"], c.values(), c.complete)\n"
 "\n"
-"Events are strings exactly as libpmudev parses one `pmuctl stat -e` event:\n"
-"names of the architecture (INST_RETIRED, L1D_CACHE_REFILL) or the core's\n"
-"own, perf's aliases (cycles, instructions, cache-misses, branches, ...),\n"
-"raw numbers (0x11, r11), with :u (user mode), :k (kernel mode) or :uk.\n"
-"A tuple of events is a group, always counted together (pmuctl's {a,b}).\n"
+"Events are strings exactly as `pmuctl stat -e` takes them, parsed by the\n"
+"same code in libpmudev: names of the architecture (INST_RETIRED,\n"
+"L1D_CACHE_REFILL) or the core's own, perf's aliases (cycles,\n"
+"instructions, cache-misses, branches, ...), raw numbers (0x11, r11),\n"
+"perf's PMU syntax (cpu/event=0x11/), with :u (user mode), :k (kernel\n"
+"mode) or :uk; several in one string, comma-separated, and groups in\n"
+"braces, always counted together, a modifier after the brace for each:\n"
+"\n"
+"    pmudev.count(\"cycles:u,{instructions,r08}:u\")\n"
+"\n"
+"A tuple of events is a group too: (\"instructions\", \"r08\") is\n"
+"\"{instructions,r08}\". What pmuctl stat -e refuses raises EventError\n"
+"with pmuctl's message.\n"
 "\n"
 "What is counted is the interpreter at work: every line of Python is the\n"
 "C code of CPython that runs it, hundreds of instructions for `x += 1`.\n"
@@ -475,7 +486,10 @@ static int add_errors(PyObject *m)
 		return -1;
 	pmudev_py_event_error = new_error(m, "EventError",
 		"An event libpmudev refuses: unknown name (with \"did you mean\"), bad\n"
-		"modifier or number, an event this core lacks, a group too large.", bases);
+		"modifier or number, an event this core lacks, a group too large, or\n"
+		"what pmuctl stat -e refuses in a list, with pmuctl's message (errno\n"
+		"EINVAL; ENODEV for another core's PMU name, ENOSPC for a group larger\n"
+		"than the counters).", bases);
 	Py_DECREF(bases);
 	pmudev_py_device_error = new_error(m, "DeviceError",
 		"/dev/armpmu cannot be opened: not there (the module is not loaded:\n"
