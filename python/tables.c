@@ -127,6 +127,16 @@ PyObject *pmudev_py_events(PyObject *self, PyObject *args, PyObject *kwargs)
 	return list;
 }
 
+/* Appends @text to *@list; on failure clears *@list (an exception set). */
+static void append_str(PyObject **list, const char *text)
+{
+	PyObject *s = PyUnicode_FromString(text);
+
+	if (!s || PyList_Append(*list, s))
+		Py_CLEAR(*list);
+	Py_XDECREF(s);
+}
+
 PyObject *pmudev_py_cores(PyObject *self, PyObject *args)
 {
 	PyObject *list = PyList_New(0);
@@ -134,13 +144,8 @@ PyObject *pmudev_py_cores(PyObject *self, PyObject *args)
 
 	(void)self;
 	(void)args;
-	for (unsigned int i = 0; list && (core = pmudev_known_core(i, NULL)); i++) {
-		PyObject *s = PyUnicode_FromString(core);
-
-		if (!s || PyList_Append(list, s))
-			Py_CLEAR(list);
-		Py_XDECREF(s);
-	}
+	for (unsigned int i = 0; list && (core = pmudev_known_core(i, NULL)); i++)
+		append_str(&list, core);
 	return list;
 }
 
@@ -228,13 +233,8 @@ static PyObject *pitfalls(const struct pmudev_event_info *ev)
 	PyObject *list = PyList_New(0);
 	const char *text;
 
-	for (unsigned int i = 0; list && (text = pmudev_event_pitfall(ev, i)); i++) {
-		PyObject *s = PyUnicode_FromString(text);
-
-		if (!s || PyList_Append(list, s))
-			Py_CLEAR(list);
-		Py_XDECREF(s);
-	}
+	for (unsigned int i = 0; list && (text = pmudev_event_pitfall(ev, i)); i++)
+		append_str(&list, text);
 	return list;
 }
 
