@@ -25,7 +25,7 @@ struct stat_events {
 	const char *pmu_core[MAX_EVENTS + 1];	/* the core a PMU name is of ("cortex-a72"), or NULL */
 	int group_of[MAX_EVENTS + 1];	/* {...}: 1 and up; 0 alone */
 	int nspecs, ngroups;
-	char rewritten[MAX_EVENTS + 1][48];	/* --all-user's, --all-kernel's specs */
+	char rewritten[MAX_EVENTS + 1][48];	/* --all-user's, --all-kernel's specs; a pass's copies */
 	char moded_names[MAX_EVENTS + 1][112];	/* --all-user's, --all-kernel's names */
 	bool verbose;			/* -v: why an event is <not supported> */
 	unsigned int software;		/* 1 << enum stat_software: asked for */
