@@ -455,18 +455,23 @@ def check_syntax_errors(core):
     EE = pmudev.EventError
     other = "armv8_cortex_a72" if core in ("cortex-a7", "cortex-a15") else "armv7_cortex_a7"
     group = "{" + ",".join(s + ":u" for s in SEVEN) + "}"
-    cases = (("cycles:p", errno.EINVAL), ("{instructions,{r08}}", errno.EINVAL),
+    cases = (("inst_retird", errno.EINVAL), ("cycles:p", errno.EINVAL), ("{instructions,{r08}}", errno.EINVAL),
              ("instructions:G", errno.EINVAL), ("cpu/umask=1/", errno.EINVAL),
              ("nopmu/event=8/", errno.EINVAL), ("cpu/event=0x10000/", errno.EINVAL),
              ("{}", errno.EINVAL), ("{instructions,r08", errno.EINVAL),
              ("instructions,,r08", errno.EINVAL), ("{instructions,r08}x", errno.EINVAL),
              ("{instructions:u,r08}:k", errno.EINVAL), ("task-clock:u", errno.EINVAL),
              ("{task-clock,r08}", errno.EINVAL), (other + "/event=8/", errno.ENODEV),
-             (group, errno.ENOSPC), ("inst_retird", errno.EINVAL))
-    for events, errnum in cases:
-        status, said = pmuctl_refusal(events)
+             (group, errno.ENOSPC))
+    # Every refusal's errno; pmuctl's own message beside every other one (a
+    # pmuctl run is a quarter of a second on a busy host; the host's
+    # event-list-unit checks each message's text).
+    for k, (events, errnum) in enumerate(cases):
         e = raises(EE, lambda: pmudev.count(events), "count(%r): EventError, errno %s" %
                    (events, errno.errorcode[errnum]), errnum)
+        if k % 2 and errnum == errno.EINVAL:
+            continue
+        status, said = pmuctl_refusal(events)
         ok(e is not None and status != 0 and e.strerror == said,
            "count(%r): pmuctl stat -e's message" % events,
            "pmudev: %r\npmuctl: %r (exit %d)" % (e and e.strerror, said, status))
