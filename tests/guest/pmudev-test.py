@@ -455,8 +455,8 @@ def check_syntax_errors(core):
     EE = pmudev.EventError
     other = "armv8_cortex_a72" if core in ("cortex-a7", "cortex-a15") else "armv7_cortex_a7"
     group = "{" + ",".join(s + ":u" for s in SEVEN) + "}"
-    cases = (("inst_retird", errno.EINVAL), ("cycles:p", errno.EINVAL), ("{instructions,{r08}}", errno.EINVAL),
-             ("instructions:G", errno.EINVAL), ("cpu/umask=1/", errno.EINVAL),
+    cases = (("inst_retird", errno.EINVAL), ("cycles:p", errno.EINVAL),
+             ("{instructions,{r08}}", errno.EINVAL), ("instructions:G", errno.EINVAL), ("cpu/umask=1/", errno.EINVAL),
              ("nopmu/event=8/", errno.EINVAL), ("cpu/event=0x10000/", errno.EINVAL),
              ("{}", errno.EINVAL), ("{instructions,r08", errno.EINVAL),
              ("instructions,,r08", errno.EINVAL), ("{instructions,r08}x", errno.EINVAL),
