@@ -314,13 +314,18 @@ UNIT_OUT := $(BUILD)/host
 STAT_UNIT_SRCS := $(addprefix tools/pmuctl/,stat-output.c stat-fields.c stat-metrics.c \
 	stat-events.c stat-counts.c common.c)
 HOST_UNITS := $(UNIT_OUT)/libpmudev-unit $(UNIT_OUT)/stat-output-unit $(UNIT_OUT)/probe-unit \
-	$(UNIT_OUT)/privilege-unit
+	$(UNIT_OUT)/privilege-unit $(UNIT_OUT)/event-list-unit
 
 host-units: $(HOST_UNITS)
 
 $(UNIT_OUT)/libpmudev-unit: tests/host/libpmudev-unit.c $(LIB_SRCS) $(LIB_HDRS)
 	@mkdir -p $(@D)
 	gcc $(UNIT_CFLAGS) -Iuapi -Ilibpmudev -Itests/guest -o $@ $< $(LIB_SRCS)
+
+$(UNIT_OUT)/event-list-unit: tests/host/event-list-unit.c tests/host/unit-tap.h $(LIB_SRCS) \
+		$(LIB_HDRS)
+	@mkdir -p $(@D)
+	gcc $(UNIT_CFLAGS) -Iuapi -Ilibpmudev -o $@ $< $(LIB_SRCS)
 
 $(UNIT_OUT)/stat-output-unit: tests/host/stat-output-unit.c $(STAT_UNIT_SRCS) $(LIB_SRCS) \
 		$(PMUCTL_HDRS)

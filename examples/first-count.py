@@ -52,8 +52,16 @@ def main():
     except pmudev.EventError as e:
         print("as expected:", e.strerror)
 
-    # 5. What an event means, as data.
-    print("INST_RETIRED:", pmudev.explain("INST_RETIRED")["description"])
+    # 5. Events as pmuctl stat -e takes them: a list, and a group in
+    #    braces counted together (:u after the brace for each member).
+    with pmudev.count("cycles:u,{instructions,r08}:u") as g:
+        loop(n)
+    print("one string, three events (r08 is INST_RETIRED by number):", g.values())
+
+    # 6. What an event means, and what trips students up, as data.
+    e = pmudev.explain("INST_RETIRED")
+    print("INST_RETIRED:", e["description"])
+    print("its first pitfall:", e["pitfalls"][0])
 
 
 if __name__ == "__main__":

@@ -418,6 +418,86 @@ int pmudev_event_suggest_for(const char *spec, const struct armpmu_info *info,
 const char *pmudev_event_note(const char *spec, const struct armpmu_info *info);
 
 /*
+ * Event lists, as `pmuctl stat -e` takes them (PMUDEV_7): comma-separated
+ * specs, groups "{a,b}" always counted together (a modifier after the
+ * brace, "{a,b}:u", is every member's), perf's PMU syntax
+ * "cpu/event=0x11/" and "armv8_cortex_a72/event=0x8/u" (rewritten to a
+ * raw number), and perf's software events, which no PMU counter counts
+ * and which are listed apart (pmuctl stat measures them from the
+ * command's resource usage). A list refuses what cannot apply to a
+ * count, naming why (":p", ":G"), and leaves each event's name to
+ * pmudev_event_parse(), checked when the event is added to a handle:
+ * pmudev_event_error() then says "did you mean".
+ */
+struct pmudev_event_list;
+
+/* One event of a list; its strings are the list's. */
+struct pmudev_list_event {
+	const char *spec;	/* for pmudev_add_event() */
+	const char *name;	/* PMU syntax as typed (its modifier too); else NULL */
+	const char *pmu_core;	/* the core a PMU name is of ("cortex-a72"), or NULL */
+	unsigned int group;	/* the {...} it is in, 1 and up; 0: alone */
+};
+
+/* perf's software events: bits of pmudev_event_list_software(). */
+enum pmudev_software {
+	PMUDEV_SW_CPU_CLOCK,
+	PMUDEV_SW_TASK_CLOCK,
+	PMUDEV_SW_CONTEXT_SWITCHES,
+	PMUDEV_SW_CPU_MIGRATIONS,
+	PMUDEV_SW_PAGE_FAULTS,
+	PMUDEV_SW_MINOR_FAULTS,
+	PMUDEV_SW_MAJOR_FAULTS,
+	PMUDEV_SW_COUNT
+};
+
+/* perf's name of software event @sw ("task-clock"), or NULL. */
+const char *pmudev_software_name(unsigned int sw);
+
+/* An empty list of at most @max events; NULL without memory. */
+struct pmudev_event_list *pmudev_event_list_new(unsigned int max);
+void pmudev_event_list_free(struct pmudev_event_list *list);
+
+/*
+ * Adds the events of @text, as one `pmuctl stat -e` argument, to @list;
+ * groups are numbered on from the list's last. Returns 0, or -EINVAL
+ * (-E2BIG past the list's @max) with one line for a user in @msg
+ * (truncated to @len): "cycles:p: ':p' asks for precise sampling ...".
+ * On an error, the events before it stay added.
+ */
+int pmudev_event_list_add(struct pmudev_event_list *list, const char *text,
+			  char *msg, size_t len);
+/* The events added, the groups made, the software events asked for (1 << sw). */
+unsigned int pmudev_event_list_size(const struct pmudev_event_list *list);
+unsigned int pmudev_event_list_groups(const struct pmudev_event_list *list);
+unsigned int pmudev_event_list_software(const struct pmudev_event_list *list);
+/* The @index-th event (from 0), or NULL past the last. */
+const struct pmudev_list_event *pmudev_event_list_get(const struct pmudev_event_list *list,
+						      unsigned int index);
+/*
+ * Whether the @nr events at @events (a list's, or any) suit the core
+ * @info describes: each PMU name is its core's (-ENODEV otherwise), and
+ * each group fits its counters, the cycle counter apart (-ENOSPC: a
+ * group is counted together or not at all). 0, or the error with its
+ * line in @msg.
+ */
+int pmudev_event_list_check(const struct pmudev_list_event *events, unsigned int nr,
+			    const struct armpmu_info *info, char *msg, size_t len);
+
+/* Whether core @name ("Cortex-A72") is the one @want names ("cortex-a72", "a72"). */
+bool pmudev_core_matches(const char *name, const char *want);
+
+/*
+ * What a student trips over counting event @ev (from pmudev_core_event(),
+ * or filled in for a raw number): the @index-th pitfall of its kind
+ * (speculative, retired, cache, what QEMU counts, ...), one paragraph
+ * from 0 on; NULL past the last. pmuctl explain prints them.
+ */
+const char *pmudev_event_pitfall(const struct pmudev_event_info *ev, unsigned int index);
+/* Whether QEMU's emulated PMU counts @ev at all (with -icount at most). */
+bool pmudev_event_qemu_counts(const struct pmudev_event_info *ev);
+
+/*
  * Count @spec. The alias "cycles" (any case, any modifier) is the cycle
  * counter, which always counts: it sets the cycle counter's mode filter and
  * returns ARMPMU_CYCLE_COUNTER, using no event counter (CPU_CYCLES or 0x11

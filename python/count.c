@@ -16,7 +16,8 @@
 
 typedef struct {
 	PyObject_HEAD
-	PyObject *items;	/* tuple: each a str or a tuple of str (a group) */
+	PyObject *items;	/* tuple: each a spec or a tuple of specs (a group) */
+	struct pmudev_event_list *list;	/* the events, parsed */
 	PyObject *names;	/* tuple: every spec, in order: the keys */
 	PyObject *values;	/* dict: name -> int, or None (never counted) */
 	PyObject *shares;	/* dict: name -> share of the time counted */
@@ -28,24 +29,6 @@ typedef struct {
 	unsigned int flags;	/* ARMPMU_COUNTS_* of every pass read */
 	struct pmudev *pmu;
 } Count;
-
-/* Every argument as a tuple of items, groups made tuples (never the caller's lists). */
-static PyObject *freeze_items(PyObject *args)
-{
-	Py_ssize_t n = PyTuple_GET_SIZE(args);
-	PyObject *items = PyTuple_New(n);
-
-	for (Py_ssize_t i = 0; items && i < n; i++) {
-		PyObject *item = PyTuple_GET_ITEM(args, i);
-
-		item = PyUnicode_Check(item) ? Py_NewRef(item) : PySequence_Tuple(item);
-		if (!item)
-			Py_CLEAR(items);
-		else
-			PyTuple_SET_ITEM(items, i, item);
-	}
-	return items;
-}
 
 /* Adds the items of pass @pass to @pmu; 0, or -1 with an exception raised. */
 static int program(Count *self, struct pmudev *pmu, int pass)
@@ -86,6 +69,10 @@ static int plan(Count *self, int passes)
 
 	if (pmudev_py_open(&pmu, open_flags(self)))
 		return -1;
+	if (pmudev_py_check_list(self->list, pmu)) {
+		pmudev_close(pmu);
+		return -1;
+	}
 	for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self->items); i++) {
 		PyObject *item = PyTuple_GET_ITEM(self->items, i);
 
@@ -135,7 +122,7 @@ static PyObject *count_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 		return NULL;
 	self->follow = follow;
 	self->multiplex = passes == Py_None;
-	if (pmudev_py_check_events(args, &self->names) || !(self->items = freeze_items(args)))
+	if (pmudev_py_parse_events(args, &self->items, &self->names, &self->list))
 		goto fail;
 	self->slots = PyMem_Calloc(PyTuple_GET_SIZE(self->names), sizeof(*self->slots));
 	self->pass_of = PyMem_Calloc(PyTuple_GET_SIZE(self->items), sizeof(*self->pass_of));
@@ -156,6 +143,7 @@ fail:
 static void count_dealloc(Count *self)
 {
 	pmudev_close(self->pmu);
+	pmudev_event_list_free(self->list);
 	Py_XDECREF(self->items);
 	Py_XDECREF(self->names);
 	Py_XDECREF(self->values);
@@ -459,7 +447,8 @@ static PyGetSetDef count_getset[] = {
 	{ "passes", (getter)count_passes, NULL,
 	  "How many times the block must be entered: 1, or with passes=True as many\n"
 	  "as the counters need (then: for _ in range(c.passes): with c: work()).", NULL },
-	{ "events", (getter)count_events, NULL, "The events, as given: the keys.", NULL },
+	{ "events", (getter)count_events, NULL, "The events, one by one, in the order given: the keys\n"
+	  "(a group's modifier on each member, PMU syntax as typed).", NULL },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
@@ -479,11 +468,24 @@ PyDoc_STRVAR(count_doc,
 "    c.values()             # {'instructions:u': ..., 'cycles': ...}\n"
 "    c.complete             # True: every count exact and whole\n"
 "\n"
-"Each event is a str, one event exactly as `pmuctl stat -e` takes it and\n"
-"libpmudev parses it (INST_RETIRED, instructions, 0x08, r8, cycles:u,\n"
-"L1D_CACHE_REFILL:k); a tuple of them is a group, counted together.\n"
-"Unknown names raise EventError with libpmudev's \"did you mean\"; the\n"
-"events are checked against the device when count() is called.\n"
+"Each argument is a str exactly as `pmuctl stat -e` takes it, and\n"
+"libpmudev's event lists parse it for both: one event (INST_RETIRED,\n"
+"instructions, 0x08, r8, cycles:u, L1D_CACHE_REFILL:k, cpu/event=0x8/u)\n"
+"or several, comma-separated, with groups in braces, counted together:\n"
+"\n"
+"    pmudev.count(\"cycles:u,{instructions,r08}\")\n"
+"    pmudev.count(\"cycles:u\", (\"instructions\", \"r08\"))    # the same\n"
+"    pmudev.count(\"{instructions,BR_MIS_PRED}:u\")  # :u for each member\n"
+"\n"
+"A tuple of events is a group too. The keys are the events one by one\n"
+"(c.events): 'instructions:u' and 'BR_MIS_PRED:u' for the last one, PMU\n"
+"syntax as typed. \"cycles\" in a group counts beside it (the cycle\n"
+"counter always counts). What pmuctl refuses raises EventError with\n"
+"pmuctl's message (\"cycles:p: ':p' asks for precise sampling ...\"), an\n"
+"unknown name libpmudev's \"did you mean\"; perf's software events\n"
+"(task-clock, page-faults) are pmuctl's, from the command's resource\n"
+"usage, and raise EventError here. The events are checked against the\n"
+"device when count() is called.\n"
 "\n"
 "follow=True also counts the threads and child processes created inside\n"
 "the block (libpmudev's PMUDEV_OPEN_FOLLOW); by default only this thread.\n"

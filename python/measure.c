@@ -70,22 +70,38 @@ static Measure *measure_alloc(PyObject *items, int follow, PyObject *func)
 }
 
 /* Names no core has are refused at the decoration, without a device. */
-static int check_names(PyObject *names)
+static int check_spec(PyObject *spec_str)
 {
-	for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names); i++) {
-		const char *spec = PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i));
-		struct pmudev_event ev;
-		char msg[256];
-		int err;
+	const char *spec = PyUnicode_AsUTF8(spec_str);
+	struct pmudev_event ev;
+	char msg[256];
+	int err;
 
-		if (!spec)
-			return -1;
-		err = pmudev_event_parse(spec, NULL, &ev);
-		if (err == -EINVAL || err == -ERANGE) {
-			pmudev_event_error(spec, NULL, msg, sizeof(msg));
-			pmudev_py_raise(pmudev_py_event_error, err, msg);
-			return -1;
+	if (!spec)
+		return -1;
+	err = pmudev_event_parse(spec, NULL, &ev);
+	if (err == -EINVAL || err == -ERANGE) {
+		pmudev_event_error(spec, NULL, msg, sizeof(msg));
+		pmudev_py_raise(pmudev_py_event_error, err, msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* check_spec() of every spec of @items (as pmudev_py_parse_events() gives them). */
+static int check_specs(PyObject *items)
+{
+	for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(items); i++) {
+		PyObject *item = PyTuple_GET_ITEM(items, i);
+
+		if (PyUnicode_Check(item)) {
+			if (check_spec(item))
+				return -1;
+			continue;
 		}
+		for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(item); j++)
+			if (check_spec(PyTuple_GET_ITEM(item, j)))
+				return -1;
 	}
 	return 0;
 }
@@ -93,7 +109,7 @@ static int check_names(PyObject *names)
 PyObject *pmudev_py_measure(PyObject *self, PyObject *args, PyObject *kwargs)
 {
 	static char *keywords[] = { "follow", NULL };
-	PyObject *empty = PyTuple_New(0), *names;
+	PyObject *empty = PyTuple_New(0), *items, *names;
 	int follow = 0, ok;
 
 	(void)self;
@@ -106,9 +122,10 @@ PyObject *pmudev_py_measure(PyObject *self, PyObject *args, PyObject *kwargs)
 	if (PyTuple_GET_SIZE(args) == 1 && PyCallable_Check(PyTuple_GET_ITEM(args, 0)))
 		return PyErr_Format(PyExc_TypeError, "measure takes the events to count: "
 				    "@pmudev.measure(\"instructions:u\"), not @pmudev.measure");
-	if (pmudev_py_check_events(args, &names))
+	if (pmudev_py_parse_events(args, &items, &names, NULL))
 		return NULL;
-	ok = !check_names(names);
+	ok = !check_specs(items);
+	Py_DECREF(items);
 	Py_DECREF(names);
 	return ok ? (PyObject *)measure_alloc(args, follow, NULL) : NULL;
 }

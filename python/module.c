@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "pmudev-py.h"
+#include "spec.h"
 
 #define DEVICE_PATH "/dev/armpmu"
 
@@ -80,80 +81,189 @@ Py_ssize_t pmudev_py_item_size(PyObject *item)
 	return PyUnicode_Check(item) ? 1 : PySequence_Fast_GET_SIZE(item);
 }
 
-static int check_spec(PyObject *spec, PyObject *seen)
+/* Raises EventError for what pmudev_event_list_add() refused with @err and @msg. */
+static int list_refused(int err, const char *msg)
 {
-	if (!PyUnicode_Check(spec)) {
-		PyErr_Format(PyExc_TypeError, "an event is a str (as pmuctl stat -e takes it) or "
-			     "a tuple of them (a group), not %.80s", Py_TYPE(spec)->tp_name);
-		return -1;
-	}
-	if (!PyUnicode_GET_LENGTH(spec)) {
-		pmudev_py_raise(pmudev_py_event_error, -EINVAL, "an event name is empty");
-		return -1;
-	}
-	switch (PySet_Contains(seen, spec)) {
-	case 1: {
-		char msg[160];
-
-		snprintf(msg, sizeof(msg), "event '%.60s' is given twice: each event is a key of "
-			 "the counts", PyUnicode_AsUTF8(spec));
-		pmudev_py_raise(pmudev_py_event_error, -EINVAL, msg);
-		return -1;
-	}
-	case -1:
-		return -1;
-	}
-	return PySet_Add(seen, spec);
+	if (err == -ENOMEM)
+		PyErr_NoMemory();
+	else
+		pmudev_py_raise(pmudev_py_event_error, err, msg);
+	return -1;
 }
 
-int pmudev_py_check_events(PyObject *args, PyObject **names)
+/* Adds argument @arg (a str, or a tuple or list of them: a group) to @list. */
+static int add_argument(struct pmudev_event_list *list, PyObject *arg)
 {
-	PyObject *list = PyList_New(0), *seen = PySet_New(NULL);
-	Py_ssize_t n = PyTuple_GET_SIZE(args);
+	PyObject *text = NULL, *comma, *bad = arg;
+	char msg[400];
+	int err;
 
-	if (!list || !seen)
+	if (PyTuple_Check(arg) || PyList_Check(arg)) {
+		Py_ssize_t m = PySequence_Fast_GET_SIZE(arg);
+
+		for (Py_ssize_t j = 0; j < m; j++) {
+			bad = PySequence_Fast_GET_ITEM(arg, j);
+			if (!PyUnicode_Check(bad))
+				goto type_error;
+		}
+		/* The group as -e writes it: ("a", "b") is "{a,b}". */
+		comma = PyUnicode_FromString(",");
+		text = comma ? PyUnicode_Join(comma, arg) : NULL;
+		Py_XDECREF(comma);
+		if (text)
+			Py_SETREF(text, PyUnicode_FromFormat("{%U}", text));
+	} else if (PyUnicode_Check(arg)) {
+		text = Py_NewRef(arg);
+	} else {
+		goto type_error;
+	}
+	if (!text || !PyUnicode_AsUTF8(text)) {
+		Py_XDECREF(text);
+		return -1;
+	}
+	err = pmudev_event_list_add(list, PyUnicode_AsUTF8(text), msg, sizeof(msg));
+	Py_DECREF(text);
+	return err ? list_refused(err, msg) : 0;
+type_error:
+	PyErr_Format(PyExc_TypeError, "an event is a str (as pmuctl stat -e takes it: "
+		     "\"cycles:u,{instructions,r08}\") or a tuple of them (a group), not %.80s",
+		     Py_TYPE(bad)->tp_name);
+	return -1;
+}
+
+/* The list's events as items (a spec, or a tuple of a group's specs) and keys. */
+static int list_items(const struct pmudev_event_list *list, PyObject *items, PyObject *names)
+{
+	unsigned int n = pmudev_event_list_size(list);
+	PyObject *seen = PySet_New(NULL);
+
+	for (unsigned int i = 0, last; seen && i < n; i = last + 1) {
+		const struct pmudev_list_event *e = pmudev_event_list_get(list, i);
+		PyObject *item;
+
+		for (last = i; e->group && last + 1 < n &&
+			       pmudev_event_list_get(list, last + 1)->group == e->group; last++)
+			;
+		item = e->group ? PyTuple_New(last - i + 1) : NULL;
+		for (unsigned int k = i; k <= last; k++) {
+			const struct pmudev_list_event *m = pmudev_event_list_get(list, k);
+			PyObject *spec = PyUnicode_FromString(m->spec);
+			PyObject *key = m->name ? PyUnicode_FromString(m->name) : Py_XNewRef(spec);
+			int dup = key ? PySet_Contains(seen, key) : -1;
+
+			if (dup == 1) {
+				char msg[160];
+
+				snprintf(msg, sizeof(msg), "event '%.60s' is given twice: each event "
+					 "is a key of the counts", PyUnicode_AsUTF8(key));
+				pmudev_py_raise(pmudev_py_event_error, -EINVAL, msg);
+			}
+			if (dup || PySet_Add(seen, key) || PyList_Append(names, key) ||
+			    (!item && e->group) || !spec) {
+				Py_XDECREF(spec);
+				Py_XDECREF(key);
+				Py_XDECREF(item);
+				goto fail;
+			}
+			Py_DECREF(key);
+			if (item)
+				PyTuple_SET_ITEM(item, k - i, spec);
+			else
+				item = spec;
+		}
+		if (PyList_Append(items, item)) {
+			Py_DECREF(item);
+			goto fail;
+		}
+		Py_DECREF(item);
+	}
+	Py_XDECREF(seen);
+	return seen ? 0 : -1;
+fail:
+	Py_DECREF(seen);
+	return -1;
+}
+
+int pmudev_py_parse_events(PyObject *args, PyObject **items, PyObject **names,
+			   struct pmudev_event_list **listp)
+{
+	struct pmudev_event_list *list = pmudev_event_list_new(2 * ARMPMU_MAX_COUNTERS + 32);
+	PyObject *item_list = PyList_New(0), *name_list = PyList_New(0);
+	Py_ssize_t n = PyTuple_GET_SIZE(args);
+	unsigned int sw;
+
+	*items = *names = NULL;
+	if (!list || !item_list || !name_list) {
+		PyErr_NoMemory();
 		goto fail;
+	}
 	if (!n) {
 		pmudev_py_raise(pmudev_py_event_error, -EINVAL,
 				"no events: name at least one, as pmuctl stat -e does "
-				"(\"instructions\", \"cycles:u\", \"0x11\")");
+				"(\"instructions\", \"cycles:u\", \"0x11\", \"{r08,r11}\")");
 		goto fail;
 	}
-	for (Py_ssize_t i = 0; i < n; i++) {
-		PyObject *item = PyTuple_GET_ITEM(args, i);
-
-		if (PyTuple_Check(item) || PyList_Check(item)) {
-			Py_ssize_t m = PySequence_Fast_GET_SIZE(item);
-
-			if (!m) {
-				pmudev_py_raise(pmudev_py_event_error, -EINVAL, "an empty group");
-				goto fail;
-			}
-			for (Py_ssize_t j = 0; j < m; j++) {
-				PyObject *spec = PySequence_Fast_GET_ITEM(item, j);
-
-				if (check_spec(spec, seen) || PyList_Append(list, spec))
-					goto fail;
-			}
-		} else if (check_spec(item, seen) || PyList_Append(list, item)) {
+	for (Py_ssize_t i = 0; i < n; i++)
+		if (add_argument(list, PyTuple_GET_ITEM(args, i)))
 			goto fail;
-		}
+	sw = pmudev_event_list_software(list);
+	if (sw) {
+		char msg[320];
+
+		snprintf(msg, sizeof(msg), "%s: one of perf's software events, which pmuctl stat "
+			 "measures from the command's resource usage; pmudev counts the PMU's "
+			 "events only (Python's time.process_time() and resource.getrusage() "
+			 "give these)", pmudev_software_name((unsigned int)__builtin_ctz(sw)));
+		pmudev_py_raise(pmudev_py_event_error, -EINVAL, msg);
+		goto fail;
 	}
-	*names = PyList_AsTuple(list);
-	Py_DECREF(list);
-	Py_DECREF(seen);
-	return *names ? 0 : -1;
+	if (list_items(list, item_list, name_list))
+		goto fail;
+	*items = PyList_AsTuple(item_list);
+	*names = *items ? PyList_AsTuple(name_list) : NULL;
+	if (!*names)
+		goto fail;
+	Py_DECREF(item_list);
+	Py_DECREF(name_list);
+	if (listp)
+		*listp = list;
+	else
+		pmudev_event_list_free(list);
+	return 0;
 fail:
-	Py_XDECREF(list);
-	Py_XDECREF(seen);
+	Py_CLEAR(*items);
+	Py_XDECREF(item_list);
+	Py_XDECREF(name_list);
+	pmudev_event_list_free(list);
 	return -1;
+}
+
+int pmudev_py_check_list(const struct pmudev_event_list *list, struct pmudev *pmu)
+{
+	unsigned int n = pmudev_event_list_size(list);
+	struct pmudev_list_event *events = PyMem_Calloc(n ? n : 1, sizeof(*events));
+	char msg[400];
+	int err;
+
+	if (!events) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		events[i] = *pmudev_event_list_get(list, i);
+	err = pmudev_event_list_check(events, n, pmudev_info(pmu), msg, sizeof(msg));
+	PyMem_Free(events);
+	if (err)
+		pmudev_py_raise(pmudev_py_event_error, err, msg);
+	return err ? -1 : 0;
 }
 
 int pmudev_py_add_item(struct pmudev *pmu, PyObject *item, int *slots, Py_ssize_t first)
 {
 	const char *specs[ARMPMU_MAX_COUNTERS];
-	Py_ssize_t m;
-	int slot;
+	Py_ssize_t m, at[ARMPMU_MAX_COUNTERS];
+	int slot, got[ARMPMU_MAX_COUNTERS], err;
+	unsigned int k = 0;
 
 	if (PyUnicode_Check(item)) {
 		const char *spec = PyUnicode_AsUTF8(item);
@@ -166,15 +276,31 @@ int pmudev_py_add_item(struct pmudev *pmu, PyObject *item, int *slots, Py_ssize_
 		slots[first] = slot;
 		return 0;
 	}
+	/* A group: "cycles", which always counts, beside it, as pmuctl stat does. */
 	m = PySequence_Fast_GET_SIZE(item);
-	if (m > ARMPMU_MAX_COUNTERS)
-		return -ENOSPC;
 	for (Py_ssize_t j = 0; j < m; j++) {
-		specs[j] = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(item, j));
-		if (!specs[j])
+		const char *spec = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(item, j));
+
+		if (!spec)
 			return -EINVAL;
+		if (!pmudev_spec_is_cycles(spec)) {
+			if (k == ARMPMU_MAX_COUNTERS)
+				return -ENOSPC;
+			at[k] = j;
+			specs[k++] = spec;
+			continue;
+		}
+		slot = pmudev_add_event(pmu, spec);
+		if (slot < 0)
+			return slot;
+		slots[first + j] = slot;
 	}
-	return pmudev_add_group(pmu, specs, (unsigned int)m, slots + first);
+	if (!k)
+		return 0;
+	err = pmudev_add_group(pmu, specs, k, got);
+	for (unsigned int i = 0; !err && i < k; i++)
+		slots[first + at[i]] = got[i];
+	return err;
 }
 
 /* The first spec of @item that libpmudev refuses, or NULL. */
@@ -209,11 +335,6 @@ void pmudev_py_event_failed(struct pmudev *pmu, PyObject *item, int err)
 		pmudev_py_raise(pmudev_py_event_error, err, text);
 		return;
 	}
-	if (err == -EINVAL && !PyUnicode_Check(item)) {
-		pmudev_py_raise(pmudev_py_event_error, err, "\"cycles\" cannot be in a group: the "
-				"cycle counter always counts, beside every group");
-		return;
-	}
 	pmudev_py_raise(pmudev_py_event_error, err, NULL);
 }
 
@@ -239,9 +360,12 @@ static PyMethodDef methods[] = {
 	  "what perf means), 'cores' (dict: each core libpmudev knows -> the name it\n"
 	  "has there, for the cores that have it), and for the core explained for\n"
 	  "(None: the running one if /dev/armpmu is there) 'core' and 'implemented'.\n"
-	  "pmuctl explain NAME prints the same and adds the pitfalls of the event's\n"
-	  "kind, which only pmuctl has. EventError for a name no table has, with\n"
-	  "libpmudev's \"did you mean\"." },
+	  "'pitfalls' is a list of paragraphs: what a student trips over counting\n"
+	  "an event of its kind (speculative or retired, caches, what QEMU counts,\n"
+	  "kernel and user mode, 32-bit counters), the same libpmudev texts that\n"
+	  "pmuctl explain NAME prints; 'qemu_counts' whether QEMU's emulated PMU\n"
+	  "counts it at all. EventError for a name no table has, with libpmudev's\n"
+	  "\"did you mean\"." },
 	{ "info", pmudev_py_info, METH_NOARGS,
 	  "info() -> dict\n\n"
 	  "The PMU this thread is counted on, from /dev/armpmu: 'core' (its name, or\n"
@@ -280,11 +404,19 @@ PyDoc_STRVAR(module_doc,
 "        total = sum(range(1000))\n"
 "    print(c[\"instructions:u\"], c.values(), c.complete)\n"
 "\n"
-"Events are strings exactly as libpmudev parses one `pmuctl stat -e` event:\n"
-"names of the architecture (INST_RETIRED, L1D_CACHE_REFILL) or the core's\n"
-"own, perf's aliases (cycles, instructions, cache-misses, branches, ...),\n"
-"raw numbers (0x11, r11), with :u (user mode), :k (kernel mode) or :uk.\n"
-"A tuple of events is a group, always counted together (pmuctl's {a,b}).\n"
+"Events are strings exactly as `pmuctl stat -e` takes them, parsed by the\n"
+"same code in libpmudev: names of the architecture (INST_RETIRED,\n"
+"L1D_CACHE_REFILL) or the core's own, perf's aliases (cycles,\n"
+"instructions, cache-misses, branches, ...), raw numbers (0x11, r11),\n"
+"perf's PMU syntax (cpu/event=0x11/), with :u (user mode), :k (kernel\n"
+"mode) or :uk; several in one string, comma-separated, and groups in\n"
+"braces, always counted together, a modifier after the brace for each:\n"
+"\n"
+"    pmudev.count(\"cycles:u,{instructions,r08}:u\")\n"
+"\n"
+"A tuple of events is a group too: (\"instructions\", \"r08\") is\n"
+"\"{instructions,r08}\". What pmuctl stat -e refuses raises EventError\n"
+"with pmuctl's message.\n"
 "\n"
 "What is counted is the interpreter at work: every line of Python is the\n"
 "C code of CPython that runs it, hundreds of instructions for `x += 1`.\n"
@@ -354,7 +486,10 @@ static int add_errors(PyObject *m)
 		return -1;
 	pmudev_py_event_error = new_error(m, "EventError",
 		"An event libpmudev refuses: unknown name (with \"did you mean\"), bad\n"
-		"modifier or number, an event this core lacks, a group too large.", bases);
+		"modifier or number, an event this core lacks, a group too large, or\n"
+		"what pmuctl stat -e refuses in a list, with pmuctl's message (errno\n"
+		"EINVAL; ENODEV for another core's PMU name, ENOSPC for a group larger\n"
+		"than the counters).", bases);
 	Py_DECREF(bases);
 	pmudev_py_device_error = new_error(m, "DeviceError",
 		"/dev/armpmu cannot be opened: not there (the module is not loaded:\n"

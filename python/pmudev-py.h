@@ -34,16 +34,28 @@ PyObject *pmudev_py_raise(PyObject *type, int err, const char *msg);
 int pmudev_py_open(struct pmudev **pmu, unsigned int flags);
 
 /*
- * The events a Count or a Region is given: each positional argument a
- * spec (a str, as `pmuctl stat -e` takes one event) or a group (a tuple
- * or list of specs, always counted together). Checked for type, emptiness
- * and duplicates; @names gets a new tuple of every spec in order.
- * Returns 0, or -1 with an exception set.
+ * The events a Count or a Region is given: each positional argument a str
+ * as one `pmuctl stat -e` argument takes it ("cycles:u,{instructions,r08}",
+ * taken apart by libpmudev's event lists: the same syntax and messages),
+ * or a group as a tuple or list of specs (("a", "b") is "{a,b}"). Checked
+ * for type, emptiness, software events and duplicates; @items gets a new
+ * tuple of items (a spec, or a tuple of a group's specs) and @names one of
+ * every event's key (its spec; PMU syntax as typed), in order; @list (if
+ * not NULL) the list, for pmudev_py_check_list(), to be freed with
+ * pmudev_event_list_free(). Returns 0, or -1 with an exception set.
  */
-int pmudev_py_check_events(PyObject *args, PyObject **names);
+int pmudev_py_parse_events(PyObject *args, PyObject **items, PyObject **names,
+			   struct pmudev_event_list **list);
 
 /*
- * Adds item @item (a spec or a group, as checked above) to @pmu; each
+ * Whether @list's events suit @pmu's core (pmudev_event_list_check(): a
+ * PMU name of another core, a group larger than the counters): 0, or -1
+ * with EventError raised, its message libpmudev's.
+ */
+int pmudev_py_check_list(const struct pmudev_event_list *list, struct pmudev *pmu);
+
+/*
+ * Adds item @item (a spec or a group, as parsed above) to @pmu; each
  * spec's counter goes to @slots (its index in the flattened order from
  * @first). Returns 0, or the negative errno with nothing raised yet
  * (so that -ENOSPC can start another pass); pmudev_py_event_failed() then
@@ -69,12 +81,12 @@ struct counted {
 };
 
 /*
- * Opens the device (task mode, FOLLOW if @follow), programs @items (as
- * pmudev_py_check_events() takes them; no more than the counters) and
+ * Opens the device (task mode, FOLLOW if @follow), programs @args (as
+ * pmudev_py_parse_events() takes them; no more than the counters) and
  * starts the regions: libpmudev calibrates its C pairs. 0, or -1 raised;
  * pmudev_py_counted_free() in either case.
  */
-int pmudev_py_counted_setup(struct counted *c, PyObject *items, int follow);
+int pmudev_py_counted_setup(struct counted *c, PyObject *args, int follow);
 void pmudev_py_counted_free(struct counted *c);
 /* @counts' value for name @i: the cycle counter's or its event counter's. */
 uint64_t pmudev_py_counted_value(const struct counted *c,

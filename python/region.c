@@ -27,41 +27,37 @@ void pmudev_py_counted_free(struct counted *c)
 	c->slots = NULL;
 }
 
-int pmudev_py_counted_setup(struct counted *c, PyObject *items, int follow)
+int pmudev_py_counted_setup(struct counted *c, PyObject *args, int follow)
 {
+	struct pmudev_event_list *list;
+	PyObject *items;
 	Py_ssize_t first = 0;
-	int err;
+	int err = 0;
 
-	if (pmudev_py_check_events(items, &c->names))
+	if (pmudev_py_parse_events(args, &items, &c->names, &list))
 		return -1;
 	c->slots = PyMem_Calloc(PyTuple_GET_SIZE(c->names), sizeof(*c->slots));
-	if (!c->slots) {
+	if (!c->slots)
 		PyErr_NoMemory();
-		return -1;
-	}
-	if (pmudev_py_open(&c->pmu, follow ? PMUDEV_OPEN_FOLLOW : 0))
-		return -1;
-	for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(items); i++) {
-		PyObject *item = PyTuple_GET_ITEM(items, i), *frozen;
+	if (!c->slots || pmudev_py_open(&c->pmu, follow ? PMUDEV_OPEN_FOLLOW : 0) ||
+	    pmudev_py_check_list(list, c->pmu))
+		err = -1;
+	pmudev_event_list_free(list);
+	for (Py_ssize_t i = 0; !err && i < PyTuple_GET_SIZE(items); i++) {
+		PyObject *item = PyTuple_GET_ITEM(items, i);
 
-		frozen = PyUnicode_Check(item) ? Py_NewRef(item) : PySequence_Tuple(item);
-		if (!frozen)
-			return -1;
-		err = pmudev_py_add_item(c->pmu, frozen, c->slots, first);
-		if (err == -ENOSPC) {
-			Py_DECREF(frozen);
+		err = pmudev_py_add_item(c->pmu, item, c->slots, first);
+		if (err == -ENOSPC)
 			pmudev_py_raise(pmudev_py_event_error, err, "more events than this core's "
 					"counters: a region counts them all at once (pmudev.count() "
 					"multiplexes them, or counts them in passes)");
-			return -1;
-		}
-		if (err)
-			pmudev_py_event_failed(c->pmu, frozen, err);
-		first += pmudev_py_item_size(frozen);
-		Py_DECREF(frozen);
-		if (err)
-			return -1;
+		else if (err)
+			pmudev_py_event_failed(c->pmu, item, err);
+		first += pmudev_py_item_size(item);
 	}
+	Py_DECREF(items);
+	if (err)
+		return -1;
 	err = pmudev_regions_new(c->pmu, &c->regions);
 	if (err) {
 		pmudev_py_raise(NULL, err, NULL);

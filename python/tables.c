@@ -127,6 +127,16 @@ PyObject *pmudev_py_events(PyObject *self, PyObject *args, PyObject *kwargs)
 	return list;
 }
 
+/* Appends @text to *@list; on failure clears *@list (an exception set). */
+static void append_str(PyObject **list, const char *text)
+{
+	PyObject *s = PyUnicode_FromString(text);
+
+	if (!s || PyList_Append(*list, s))
+		Py_CLEAR(*list);
+	Py_XDECREF(s);
+}
+
 PyObject *pmudev_py_cores(PyObject *self, PyObject *args)
 {
 	PyObject *list = PyList_New(0);
@@ -134,13 +144,8 @@ PyObject *pmudev_py_cores(PyObject *self, PyObject *args)
 
 	(void)self;
 	(void)args;
-	for (unsigned int i = 0; list && (core = pmudev_known_core(i, NULL)); i++) {
-		PyObject *s = PyUnicode_FromString(core);
-
-		if (!s || PyList_Append(list, s))
-			Py_CLEAR(list);
-		Py_XDECREF(s);
-	}
+	for (unsigned int i = 0; list && (core = pmudev_known_core(i, NULL)); i++)
+		append_str(&list, core);
 	return list;
 }
 
@@ -192,11 +197,53 @@ static PyObject *cores_having(const char *spec)
 	return d;
 }
 
+/*
+ * The event pmuctl explain explains for number @number, for its pitfalls:
+ * @t (the core's table's) if given, else the architecture's entry of any
+ * core's table, else what the library knows of the number (a core's own,
+ * if only cores' own events have it).
+ */
+static struct pmudev_event_info subject(const struct pmudev_event_info *t, uint32_t number,
+					const char *spec)
+{
+	const struct pmudev_event_info *ev;
+	struct armpmu_info info;
+	bool own = false;
+
+	if (t)
+		return *t;
+	for (unsigned int i = 0; pmudev_known_core(i, &info); i++) {
+		if (!(ev = table_event(info.midr, number)))
+			continue;
+		if (!(ev->flags & PMUDEV_EVENT_IMPDEF))
+			return *ev;
+		own = true;
+	}
+	return (struct pmudev_event_info){
+		.number = number, .group = PMUDEV_GROUP_OTHER,
+		.flags = own ? PMUDEV_EVENT_IMPDEF : 0,
+		.name = pmudev_event_name(number) ? pmudev_event_name(number) : spec,
+		.description = pmudev_event_description(number) ? pmudev_event_description(number) : "",
+	};
+}
+
+/* pmudev_event_pitfall()'s texts for @ev, a new list. */
+static PyObject *pitfalls(const struct pmudev_event_info *ev)
+{
+	PyObject *list = PyList_New(0);
+	const char *text;
+
+	for (unsigned int i = 0; list && (text = pmudev_event_pitfall(ev, i)); i++)
+		append_str(&list, text);
+	return list;
+}
+
 PyObject *pmudev_py_explain(PyObject *self, PyObject *args, PyObject *kwargs)
 {
 	static char *keywords[] = { "name", "core", NULL };
 	const struct pmudev_event_info *t;
 	const struct armpmu_info *here = NULL;
+	struct pmudev_event_info subj;
 	struct armpmu_info info;
 	struct pmudev_event ev;
 	PyObject *core = Py_None, *d;
@@ -228,6 +275,7 @@ PyObject *pmudev_py_explain(PyObject *self, PyObject *args, PyObject *kwargs)
 	t = here ? table_event(here->midr, ev.number) : NULL;
 	name = t ? t->name : pmudev_event_name(ev.number);
 	description = t ? t->description : pmudev_event_description(ev.number);
+	subj = subject(t, ev.number, spec);
 	d = PyDict_New();
 	if (d && (put(d, "name", str_or_none(name)) ||
 		  put(d, "number", PyLong_FromUnsignedLong(ev.number)) ||
@@ -240,7 +288,9 @@ PyObject *pmudev_py_explain(PyObject *self, PyObject *args, PyObject *kwargs)
 		  put(d, "cores", cores_having(spec)) ||
 		  put(d, "core", str_or_none(core_name)) ||
 		  put(d, "implemented", here ? PyBool_FromLong(pmudev_event_implemented(here, ev.number)) :
-					       Py_NewRef(Py_None))))
+					       Py_NewRef(Py_None)) ||
+		  put(d, "qemu_counts", PyBool_FromLong(pmudev_event_qemu_counts(&subj))) ||
+		  put(d, "pitfalls", pitfalls(&subj))))
 		Py_CLEAR(d);
 	return d;
 }

@@ -229,12 +229,6 @@ const char *core_event_name(uint32_t midr, uint32_t number)
 	return pmudev_event_name(number);
 }
 
-bool core_name_matches(const char *name, const char *want)
-{
-	return !strcasecmp(name, want) ||
-	       (!strncasecmp(name, "Cortex-", 7) && !strcasecmp(name + 7, want));
-}
-
 /* The errors of opening the device, as opposed to asking it about a CPU. */
 static bool open_error(int err)
 {

@@ -3,7 +3,8 @@
  * pmuctl explain EVENT: what an event counts, its number, on which of the
  * cores libpmudev knows it exists (and under which number or name), whether
  * the running core counts it, perf's alias for it, and the pitfalls of its
- * kind (pitfalls.c). Works from the tables without a device.
+ * kind (libpmudev's pmudev_event_pitfall()). Works from the tables without
+ * a device.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,7 +13,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "explain.h"
 #include "pmuctl.h"
 #include "stat-metrics.h"
 
@@ -274,7 +274,7 @@ static void print_here(const struct subject *s, const struct here *here)
 	else
 		printf("%s does not count it: not in its manual's events.\n", who);
 	if (here->device && on_qemu())
-		printf("This board is emulated (QEMU): %s\n", explain_qemu_counts(&s->ev) ?
+		printf("This board is emulated (QEMU): %s\n", pmudev_event_qemu_counts(&s->ev) ?
 		       "it counts this event (see below)." :
 		       "this event programs fine and reads 0 here.");
 }
@@ -351,13 +351,39 @@ static int known_core(struct here *here, const char *want)
 	const char *name;
 
 	for (unsigned int i = 0; (name = pmudev_known_core(i, &here->info)); i++) {
-		if (core_name_matches(name, want)) {
+		if (pmudev_core_matches(name, want)) {
 			here->known = true;
 			here->core = name;
 			return 0;
 		}
 	}
 	return usage_error("no table for a core '%s' (pmuctl list --all names them)", want);
+}
+
+/* "  - " and @text folded at 76 columns, continuation lines indented. */
+static void print_folded(FILE *out, const char *text)
+{
+	const char *p = text;
+	int col = 4;
+
+	fputs("  - ", out);
+	while (*p) {
+		size_t word = strcspn(p, " ");
+
+		if (col > 4 && col + 1 + (int)word > 76) {
+			fputs("\n    ", out);
+			col = 4;
+		} else if (col > 4) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, word, out);
+		col += (int)word;
+		p += word;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', out);
 }
 
 static const char explain_help[] =
@@ -388,6 +414,7 @@ int cmd_explain(int argc, char **argv)
 	struct core_choice choice = { .cpu = -1 };
 	struct here here = { 0 };
 	struct subject s;
+	const char *text;
 	int opt, status;
 
 	opterr = 0;
@@ -428,6 +455,7 @@ int cmd_explain(int argc, char **argv)
 	print_here(&s, &here);
 	print_aliases(&s, &here);
 	printf("\nPitfalls:\n");
-	explain_pitfalls(stdout, &s.ev);
+	for (unsigned int i = 0; (text = pmudev_event_pitfall(&s.ev, i)); i++)
+		print_folded(stdout, text);
 	return EXIT_SUCCESS;
 }

@@ -159,7 +159,7 @@ static int list_known(struct listing *l, const char *want)
 	int shown = 0;
 
 	for (unsigned int i = 0; (name = pmudev_known_core(i, &info)); i++) {
-		if (want && !core_name_matches(name, want))
+		if (want && !pmudev_core_matches(name, want))
 			continue;
 		if (shown++ && l->format == LIST_TEXT)
 			putchar('\n');

@@ -96,8 +96,6 @@ const char *core_name(const struct armpmu_info *info);
 /* The name core @midr's table gives event @number, else the architecture's, or NULL. */
 const char *core_event_name(uint32_t midr, uint32_t number);
 
-/* Whether core @name ("Cortex-A72") is the one @want names ("cortex-a72", "a72"). */
-bool core_name_matches(const char *name, const char *want);
 
 int cmd_load(int argc, char **argv);
 int cmd_unload(int argc, char **argv);

@@ -40,15 +40,15 @@ enum target {
  * threads' switch-ins on another CPU than their last, while counted); where
  * that fails it is not printed, never as 0.
  */
-enum stat_software {
-	SW_CPU_CLOCK,		/* -a, -C: ms the CPUs were counted, summed */
-	SW_TASK_CLOCK,		/* ms of CPU time, user and system */
-	SW_CONTEXT_SWITCHES,	/* voluntary and involuntary */
-	SW_CPU_MIGRATIONS,
-	SW_PAGE_FAULTS,		/* minor and major */
-	SW_MINOR_FAULTS,
-	SW_MAJOR_FAULTS,
-	SW_COUNT
+enum stat_software {		/* libpmudev's enum pmudev_software, which -e's lists give */
+	SW_CPU_CLOCK = PMUDEV_SW_CPU_CLOCK,	/* -a, -C: ms the CPUs were counted, summed */
+	SW_TASK_CLOCK = PMUDEV_SW_TASK_CLOCK,	/* ms of CPU time, user and system */
+	SW_CONTEXT_SWITCHES = PMUDEV_SW_CONTEXT_SWITCHES,	/* voluntary and involuntary */
+	SW_CPU_MIGRATIONS = PMUDEV_SW_CPU_MIGRATIONS,
+	SW_PAGE_FAULTS = PMUDEV_SW_PAGE_FAULTS,	/* minor and major */
+	SW_MINOR_FAULTS = PMUDEV_SW_MINOR_FAULTS,
+	SW_MAJOR_FAULTS = PMUDEV_SW_MAJOR_FAULTS,
+	SW_COUNT = PMUDEV_SW_COUNT
 };
 
 /* One run's resource usage, from the command's exec to its end. */

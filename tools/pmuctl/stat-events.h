@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pmuctl stat's events (stat-events.c): -e's list taken apart as perf
- * takes it apart. Groups "{a,b}" (with a modifier for all of them after
- * the brace), perf's PMU syntax "PMU/event=0xNN/" for the PMU names
- * Linux's perf gives these cores and "cpu", modifiers that cannot apply
- * refused naming why, and perf's software events (task-clock,
- * context-switches, page-faults), which pmuctl measures from the
- * command's resource usage, not from the device.
+ * takes it apart, by libpmudev's event lists (pmudev_event_list_add()):
+ * groups "{a,b}" (with a modifier for all of them after the brace),
+ * perf's PMU syntax "PMU/event=0xNN/" for the PMU names Linux's perf
+ * gives these cores and "cpu", modifiers that cannot apply refused naming
+ * why, and perf's software events (task-clock, context-switches,
+ * page-faults), which pmuctl measures from the command's resource usage,
+ * not from the device.
  */
 #ifndef PMUCTL_STAT_EVENTS_H
 #define PMUCTL_STAT_EVENTS_H
@@ -24,7 +25,7 @@ struct stat_events {
 	const char *pmu_core[MAX_EVENTS + 1];	/* the core a PMU name is of ("cortex-a72"), or NULL */
 	int group_of[MAX_EVENTS + 1];	/* {...}: 1 and up; 0 alone */
 	int nspecs, ngroups;
-	char rewritten[MAX_EVENTS + 1][48];	/* specs of PMU syntax, for libpmudev */
+	char rewritten[MAX_EVENTS + 1][48];	/* --all-user's, --all-kernel's specs; a pass's copies */
 	char moded_names[MAX_EVENTS + 1][112];	/* --all-user's, --all-kernel's names */
 	bool verbose;			/* -v: why an event is <not supported> */
 	unsigned int software;		/* 1 << enum stat_software: asked for */

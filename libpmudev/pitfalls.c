@@ -1,16 +1,14 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * What a student trips over when counting an event, for pmuctl explain: one
- * text per class of event (speculative, retired, cache, counted by QEMU or
- * not, ...), and which classes an event is in, from its name, number and
- * group alone. To add a pitfall, add a class and a line to the table.
+ * What a student trips over when counting an event, for pmuctl explain and
+ * the Python module's explain(): one text per class of event (speculative,
+ * retired, cache, counted by QEMU or not, ...), and which classes an event
+ * is in, from its name, number and group alone. To add a pitfall, add a
+ * class and a line to the table.
  */
-#include <stdio.h>
 #include <string.h>
 
-#include <linux/armpmu_arch.h>
-
-#include "explain.h"
+#include "internal.h"
 
 enum pitfall_class {
 	PF_EVERY = 1U << 0,		/* every event */
@@ -121,42 +119,17 @@ static unsigned int classes_of(const struct pmudev_event_info *ev)
 	}
 }
 
-/* "  - " and @text folded at 76 columns, continuation lines indented. */
-static void print_folded(FILE *out, const char *text)
-{
-	const char *p = text;
-	int col = 4;
-
-	fputs("  - ", out);
-	while (*p) {
-		size_t word = strcspn(p, " ");
-
-		if (col > 4 && col + 1 + (int)word > 76) {
-			fputs("\n    ", out);
-			col = 4;
-		} else if (col > 4) {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(p, 1, word, out);
-		col += (int)word;
-		p += word;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', out);
-}
-
-bool explain_qemu_counts(const struct pmudev_event_info *ev)
+bool pmudev_event_qemu_counts(const struct pmudev_event_info *ev)
 {
 	return !(classes_of(ev) & PF_QEMU_ZERO);
 }
 
-void explain_pitfalls(FILE *out, const struct pmudev_event_info *ev)
+const char *pmudev_event_pitfall(const struct pmudev_event_info *ev, unsigned int index)
 {
 	unsigned int classes = classes_of(ev);
 
 	for (size_t i = 0; i < NR_PITFALLS; i++)
-		if (pitfalls[i].classes & classes)
-			print_folded(out, pitfalls[i].text);
+		if ((pitfalls[i].classes & classes) && !index--)
+			return pitfalls[i].text;
+	return NULL;
 }
