@@ -46,6 +46,15 @@ b=$(rec_share "$rec/report.out" work_b)
 if [ -n "$icount" ]; then
 	check "lab: work_a has 25% of the time within 2 points ($a)" rec_near "$a" 25 2
 	check "lab: work_b has 75% of the time within 2 points ($b)" rec_near "$b" 75 2
+	# The instructions' weights add up to what pmuctl stat counts for the
+	# same program, within one period's worth (1 ms at -F 1000: 10^6
+	# instructions): the counts after the last sample are in none.
+	rec_w=$(as_lab pmuctl report -i "$rec/p.data" -e instructions 2>&1 |
+		sed -n 's/^# Event count (approx.): \([0-9]*\)$/\1/p')
+	rec_c=$(as_lab pmuctl stat -x, -e instructions:u -- sample-test --work ratio $rec_n 2>&1 |
+		cut -d, -f1)
+	check "lab: the samples' instructions add up to pmuctl stat's count within a period (${rec_w:-none}, ${rec_c:-none})" \
+		awk -v w="$rec_w" -v c="$rec_c" 'BEGIN { d = w - c; exit !(w > 0 && c > 0 && d <= 1000000 && d >= -1000000) }'
 else
 	check "lab: work_b has more of the time than work_a ($b, $a)" \
 		test -n "$a" -a -n "$b" -a "${b:-0}" -gt "${a:-0}"
