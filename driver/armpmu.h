@@ -372,7 +372,7 @@ void armpmu_sampling_start(struct armpmu_session *s, struct armpmu_sample_thread
 			   struct task_struct *task, bool loaded, u64 now);
 void armpmu_sampling_stop(struct armpmu_sample_thread *st, u64 now);
 void armpmu_sampling_tick(struct armpmu_session *s, struct armpmu_sample_thread *st,
-			  const u64 *total, bool loaded, u64 now);
+			  const u64 *total, bool loaded, u64 now, u64 time);
 void armpmu_sampling_task(struct armpmu_session *s, struct armpmu_sample_thread *st,
 			  u16 type, struct task_struct *task, struct task_struct *parent);
 void armpmu_sampling_ended(struct armpmu_session *s);

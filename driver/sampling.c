@@ -200,14 +200,15 @@ static void *take_room(struct armpmu_sampler *r, u32 size)
 	return p;
 }
 
-static void fill_head(struct armpmu_record *h, u16 type, u16 size, u32 pid, u32 tid)
+/* A record's header; @time from CLOCK_MONOTONIC, as every record's. */
+static void fill_head(struct armpmu_record *h, u16 type, u16 size, u32 pid, u32 tid, u64 time)
 {
 	h->type = type;
 	h->size = size;
 	h->cpu = raw_smp_processor_id();
 	h->pid = pid;
 	h->tid = tid;
-	h->time = ktime_get_ns();
+	h->time = time;
 }
 
 /*
@@ -230,7 +231,7 @@ static bool put_lost(struct armpmu_session *s, struct armpmu_sampler *r)
 
 	if (!l)
 		return false;
-	fill_head(&l->head, ARMPMU_RECORD_LOST, sizeof(*l), 0, 0);
+	fill_head(&l->head, ARMPMU_RECORD_LOST, sizeof(*l), 0, 0, ktime_get_ns());
 	l->lost = r->dropped;
 	r->dropped = 0;
 	put(s, r, sizeof(*l));
@@ -306,12 +307,13 @@ void armpmu_sampling_stop(struct armpmu_sample_thread *st, u64 now)
  * The tick: a sampled thread ran a period. It interrupted the thread in
  * user mode (or, for a file allowed the kernel's, in kernel mode): a
  * sample of what the thread counted since its previous one, from its
- * totals @total (just folded in; NULL if the file keeps none for it). A
+ * totals @total (just folded in; NULL if the file keeps none for it),
+ * stamped @time (CLOCK_MONOTONIC, which the timer read for itself too). A
  * tick that records nothing leaves the time and counts to the next
  * sample. Under count_lock, in hard interrupt context.
  */
 void armpmu_sampling_tick(struct armpmu_session *s, struct armpmu_sample_thread *st,
-			  const u64 *total, bool loaded, u64 now)
+			  const u64 *total, bool loaded, u64 now, u64 time)
 {
 	struct armpmu_sampler *r = s->sampling.sampler;
 	struct pt_regs *regs = get_irq_regs();
@@ -339,22 +341,33 @@ void armpmu_sampling_tick(struct armpmu_session *s, struct armpmu_sample_thread 
 		flags |= ARMPMU_SAMPLE_INCOMPLETE;
 	st->incomplete = !loaded;
 	if (smp) {
-		fill_head(&smp->head, ARMPMU_RECORD_SAMPLE, size, st->pid, st->tid);
+		fill_head(&smp->head, ARMPMU_RECORD_SAMPLE, size, st->pid, st->tid, time);
 		smp->ip = instruction_pointer(regs);
 		smp->flags = flags;
 		smp->nr = nr;
 		smp->period = st->ran_ns;
-		smp->cycles = total ? total[ARMPMU_CYCLE_IDX] - st->base[ARMPMU_CYCLE_IDX] : 0;
-		for (i = 0; i < nr; i++)
-			smp->value[i] = total ? total[i] - st->base[i] : 0;
 		r->recorded++;
 		put(s, r, size);
 	}
 	st->ran_ns = 0;
-	if (total) {
-		memcpy(st->base, total, nr * sizeof(st->base[0]));
-		st->base[ARMPMU_CYCLE_IDX] = total[ARMPMU_CYCLE_IDX];
+	/* Each value once: into the sample, and as the next one's base. */
+	if (!total) {
+		if (smp) {
+			smp->cycles = 0;
+			memset(smp->value, 0, nr * sizeof(smp->value[0]));
+		}
+		return;
 	}
+	if (smp) {
+		smp->cycles = total[ARMPMU_CYCLE_IDX] - st->base[ARMPMU_CYCLE_IDX];
+		for (i = 0; i < nr; i++) {
+			smp->value[i] = total[i] - st->base[i];
+			st->base[i] = total[i];
+		}
+	} else {
+		memcpy(st->base, total, nr * sizeof(st->base[0]));
+	}
+	st->base[ARMPMU_CYCLE_IDX] = total[ARMPMU_CYCLE_IDX];
 }
 
 /*
@@ -381,7 +394,7 @@ void armpmu_sampling_task(struct armpmu_session *s, struct armpmu_sample_thread 
 	if (!t)
 		goto out;
 	fill_head(&t->head, type, sizeof(*t), task_tgid_nr_ns(task, ns),
-		  task_pid_nr_ns(task, ns));
+		  task_pid_nr_ns(task, ns), ktime_get_ns());
 	t->ppid = parent ? task_tgid_nr_ns(parent, ns) : 0;
 	t->ptid = parent ? task_pid_nr_ns(parent, ns) : 0;
 	if (type == ARMPMU_RECORD_LET_GO && st && st->comm[0])

@@ -137,6 +137,7 @@ static enum hrtimer_restart sample_tick(struct hrtimer *timer)
 	struct task_cpu *tc = container_of(timer, struct task_cpu, sample);
 	struct armpmu_session *s = tc->cur;
 	u64 now, period = 0;
+	ktime_t mono = 0;
 
 	/* As the poll timer's: one migrated off a dead CPU stops. */
 	if (tc != this_cpu_ptr(&armpmu_task_cpu_state) || !s || !tc->st)
@@ -144,15 +145,18 @@ static enum hrtimer_restart sample_tick(struct hrtimer *timer)
 	raw_spin_lock(&s->count_lock);
 	/* Not once the file is closing: see sample_out(). */
 	if (s->sampling.sampler && s->running && !s->closing) {
+		/* One read of the timer's clock: the sample's time, and the timer's next. */
+		mono = ktime_get();
 		now = task_clock();
 		look(tc, now);
-		armpmu_sampling_tick(s, tc->st, thread_total(tc), tc->loaded, now);
+		armpmu_sampling_tick(s, tc->st, thread_total(tc), tc->loaded, now,
+				     ktime_to_ns(mono));
 		period = armpmu_sampling_period(s);
 	}
 	raw_spin_unlock(&s->count_lock);
 	if (!period)
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(timer, ns_to_ktime(period));
+	hrtimer_forward(timer, mono, ns_to_ktime(period));
 	return HRTIMER_RESTART;
 }
 

@@ -10,9 +10,9 @@
 # host's time makes any split (seen: 31/47, with start-up's page faults
 # at 20%): work_b's share must only be the larger. Also: perf record's progress lines, perf.data.old, a program of
 # 4 threads and a forked child (each thread its rows), a let-go at a
-# set-user-ID exec said, -p of lab's own process recorded and of root's
+# set-user-ID exec said (a copy of sample-test, and /usr/bin/passwd), -p of lab's own process recorded and of root's
 # refused (EACCES), pmuctl report's columns and errors; with --perf,
-# Debian's perf report and perf script reading the file.
+# Debian's perf report, perf script and perf annotate reading the file.
 
 rec=/tmp/record-test
 rm -rf "$rec"
@@ -46,6 +46,15 @@ b=$(rec_share "$rec/report.out" work_b)
 if [ -n "$icount" ]; then
 	check "lab: work_a has 25% of the time within 2 points ($a)" rec_near "$a" 25 2
 	check "lab: work_b has 75% of the time within 2 points ($b)" rec_near "$b" 75 2
+	# The instructions' weights add up to what pmuctl stat counts for the
+	# same program, within one period's worth (1 ms at -F 1000: 10^6
+	# instructions): the counts after the last sample are in none.
+	rec_w=$(as_lab pmuctl report -i "$rec/p.data" -e instructions 2>&1 |
+		sed -n 's/^# Event count (approx.): \([0-9]*\)$/\1/p')
+	rec_c=$(as_lab pmuctl stat -x, -e instructions:u -- sample-test --work ratio $rec_n 2>&1 |
+		cut -d, -f1)
+	check "lab: the samples' instructions add up to pmuctl stat's count within a period (${rec_w:-none}, ${rec_c:-none})" \
+		awk -v w="$rec_w" -v c="$rec_c" 'BEGIN { d = w - c; exit !(w > 0 && c > 0 && d <= 1000000 && d >= -1000000) }'
 else
 	check "lab: work_b has more of the time than work_a ($b, $a)" \
 		test -n "$a" -a -n "$b" -a "${b:-0}" -gt "${a:-0}"
@@ -112,6 +121,20 @@ if [ -n "$perf" ]; then
 		"$rec/perf-script.out"
 	check "  work_b's samples in the program" grep -Eq ' work_b\+0x[0-9a-f]+ \([^)]*sample-test\)$' "$rec/perf-script.out"
 	echo "# perf script: $(grep -c ' cpu-clock:u: ' "$rec/perf-script.out") cpu-clock:u samples"
+	# perf annotate disassembles with objdump (lab/perf-root puts it there).
+	rec_t1=$(cut -d' ' -f1 /proc/uptime)
+	as_lab "perf annotate --stdio -i $rec/p.data work_b" >"$rec/perf-annotate.out" 2>"$rec/perf.err"
+	check "lab: perf annotate --stdio of pmuctl record's file: exit 0, nothing on stderr" \
+		rec_clean $? "$rec/perf.err"
+	sed 's/^/#   /' "$rec/perf.err" "$rec/perf-annotate.out" | head -n 16
+	check "  no warning or error in it" absent '[Ww]arn|WARN|[Ee]rror|ERROR' "$rec/perf-annotate.out"
+	check "  work_b's code, of the group's events" grep -Eq \
+		"Disassembly of sample-test for anon group \\{ $rec_events \\} \\([0-9]+ samples" \
+		"$rec/perf-annotate.out"
+	check "  its loop's subs with samples on it" grep -Eq \
+		'^ +[0-9.]*[1-9][0-9.]*( +[0-9.]+)* +: +[0-9a-f]+:[[:space:]]+subs[[:space:]]' \
+		"$rec/perf-annotate.out"
+	echo "# perf annotate took $(awk -v t="$rec_t1" '{ printf "%.1f", $1 - t }' /proc/uptime) s"
 	# perf's own recording, as root with perf's paranoia lowered meanwhile.
 	rec_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 	echo -1 >/proc/sys/kernel/perf_event_paranoid
@@ -151,6 +174,15 @@ expect 0 'was let go' "lab: pmuctl record says a thread was let go at a set-user
 as_lab pmuctl report -i "$rec/s.data" --sort comm >"$out" 2>&1
 check "lab: no sample of the set-user-ID program" absent 'sample-suid' "$out"
 rm -f /tmp/sample-test/suid
+# The same with Debian's set-user-ID passwd (which stops at once here: the
+# board has no PAM configuration).
+as_lab "cd $rec && pmuctl record -F 1000 -o $rec/pw.data -- /usr/bin/passwd" </dev/null >"$out" 2>&1
+cp "$out" "$rec/passwd.out"
+check "lab: pmuctl record -- /usr/bin/passwd: the thread let go at the exec, said" \
+	grep -q 'was let go' "$rec/passwd.out"
+check "  and the file written" grep -q 'Captured and wrote' "$rec/passwd.out"
+as_lab pmuctl report -i "$rec/pw.data" --sort comm >"$out" 2>&1
+check "lab: no sample of passwd" absent passwd "$out"
 
 # -p: perf's rule (ptrace's read check). Lab's own process is recorded
 # until it ends; root's is refused, EACCES, said in one line with the rule.
