@@ -117,7 +117,7 @@ u32 armpmu_task_links_count(struct armpmu_session *s);
 bool armpmu_task_links_only_caller(struct armpmu_session *s);
 void armpmu_task_links_cpus(struct armpmu_session *s, struct cpumask *cpus);
 void armpmu_task_links_zero(struct armpmu_session *s);
-void armpmu_task_links_reset(struct armpmu_session *s);
+void armpmu_task_links_free_recs(struct list_head *gone);
 bool armpmu_task_links_close(struct armpmu_session *s);
 void armpmu_task_links_free_threads(struct armpmu_session *s);
 void armpmu_task_links_exiting(struct task_struct *task);
@@ -140,7 +140,6 @@ void armpmu_task_cpu_exit(void);
 void armpmu_task_cpu_switch(void *data, bool preempt, struct task_struct *prev,
 			    struct task_struct *next, unsigned int prev_state);
 void armpmu_task_cpu_on_file(struct armpmu_session *s, smp_call_func_t fn, bool tasks_too);
-void armpmu_task_cpu_on_this_file(struct armpmu_session *s, smp_call_func_t fn);
 void armpmu_task_cpu_load_if_current(void *info);
 void armpmu_task_cpu_unload_here(void *info);
 void armpmu_task_cpu_reset_here(void *info);
@@ -379,6 +378,26 @@ static __always_inline void switch_in(struct task_cpu *tc, struct task_link *lin
 			sample_in(tc, link, now);
 	}
 	raw_spin_unlock(&s->count_lock);
+}
+
+/*
+ * For a file's own thread, on its own CPU, no cross-call is needed.
+ * Process context. Inline in STOP's and RESET's path, as before the split
+ * (a call cost each about 14 instructions on the A72).
+ */
+static inline void on_this_file(struct armpmu_session *s, smp_call_func_t fn)
+{
+	struct task_cpu *tc;
+	bool here;
+
+	local_irq_disable();
+	tc = this_cpu_ptr(&armpmu_task_cpu_state);
+	here = tc->cur == s;
+	if (here)
+		fn(s);
+	local_irq_enable();
+	if (!here || !list_is_singular(&s->tasks))
+		armpmu_task_cpu_on_file(s, fn, false);
 }
 
 #endif /* ARMPMU_TASK_H */

@@ -299,22 +299,6 @@ void armpmu_task_cpu_reset_here(void *info)
 	on_file_here(info, restart);
 }
 
-/* For a file's own thread, on its own CPU, no cross-call is needed. */
-void armpmu_task_cpu_on_this_file(struct armpmu_session *s, smp_call_func_t fn)
-{
-	struct task_cpu *tc;
-	bool here;
-
-	local_irq_disable();
-	tc = this_cpu_ptr(&armpmu_task_cpu_state);
-	here = tc->cur == s;
-	if (here)
-		fn(s);
-	local_irq_enable();
-	if (!here || !list_is_singular(&s->tasks))
-		armpmu_task_cpu_on_file(s, fn, false);
-}
-
 /* A CPU-mode file takes this CPU: the thread running here stops counting. */
 void armpmu_task_cpu_evict(void)
 {
