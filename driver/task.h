@@ -351,24 +351,4 @@ static __always_inline void switch_in(struct task_cpu *tc, struct task_link *lin
 	raw_spin_unlock(&s->count_lock);
 }
 
-/*
- * For a file's own thread, on its own CPU, no cross-call is needed.
- * Process context. Inline in STOP's and RESET's path, as before the split
- * (a call cost each about 14 instructions on the A72).
- */
-static inline void on_this_file(struct armpmu_session *s, smp_call_func_t fn)
-{
-	struct task_cpu *tc;
-	bool here;
-
-	local_irq_disable();
-	tc = this_cpu_ptr(&armpmu_task_cpu_state);
-	here = tc->cur == s;
-	if (here)
-		fn(s);
-	local_irq_enable();
-	if (!here || !list_is_singular(&s->tasks))
-		armpmu_task_cpu_on_file(s, fn, false);
-}
-
 #endif /* ARMPMU_TASK_H */
