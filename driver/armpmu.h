@@ -87,6 +87,18 @@ struct armpmu_load {
 };
 
 /*
+ * A file's configuration loaded in one CPU's PMU, for both modes
+ * (loaded.h): what is loaded, where its counts go, and the counters'
+ * values as last seen.
+ */
+struct armpmu_loaded {
+	struct armpmu_config *cfg;	/* the file's, or a multiplexed set's */
+	u64 *total;			/* the file's totals, or that set's */
+	u32 set;			/* multiplexed: the set loaded */
+	struct armpmu_load vals;
+};
+
+/*
  * A file's event slots (multiplex.c), set in process context while its
  * counters are stopped, except the counts and times, which are updated
  * where the file's totals are (count_lock in task mode, the bound CPU in
@@ -99,7 +111,6 @@ struct armpmu_mux {
 	bool packed;			/* @sets hold the slots as programmed */
 	u8 nsets;
 	u8 next;			/* the set loaded next */
-	u8 cur;				/* CPU mode: the set loaded */
 	u8 hw[ARMPMU_MAX_COUNTERS];	/* a slot's event counter in its set */
 	u32 slots;			/* slots with an event */
 	u32 known;			/* slots whose @seen is learnt */
@@ -268,7 +279,7 @@ struct armpmu_session {
 	 * interrupts off, as the counting state above.
 	 */
 	struct {
-		struct armpmu_load load;
+		struct armpmu_loaded in_pmu;	/* the file's configuration, or a set */
 		bool parked;		/* the CPU is offline; counts are kept */
 		bool idle_saved;	/* the CPU is powered down in idle */
 		u32 userenr;		/* PMUSERENR as last seen */

@@ -28,6 +28,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include "armpmu.h"
+#include "loaded.h"
 #include "snapshot.h"
 #include "pmu_regs.h"
 
@@ -60,45 +61,26 @@ static u64 take_time(struct armpmu_session *s)
 	return ran;
 }
 
-/* A multiplexed file: what the loaded set counted goes to its slots. */
-static void account(struct armpmu_session *s, u64 ran)
-{
-	if (unlikely(s->mux.on))
-		armpmu_mux_account(&s->mux, s->mux.cur, s->total, ran, s->total);
-}
-
 /* A look at running counters: fold in their deltas, or find them disturbed. */
 static void look(struct armpmu_session *s)
 {
-	u64 ran = take_time(s);
-
-	if (!armpmu_counters_look(&s->cfg, &s->load, s->total, NULL)) {
-		armpmu_counters_stop_own(&s->cfg);
+	if (!armpmu_loaded_look(&s->in_pmu, s, NULL, take_time(s)))
 		mark_disturbed(s);
-		return;
-	}
-	account(s, ran);
 }
 
 /*
- * A multiplexed file's next set goes into @s->cfg (the counters of the
- * one before, stopped, are zeroed first).
+ * A multiplexed file's next set goes into @s->cfg itself (the counters of
+ * the one before, stopped, are zeroed first).
  */
 static void next_set(struct armpmu_session *s)
 {
 	armpmu_counters_clear(&s->cfg);
-	s->mux.cur = armpmu_mux_take_next(&s->mux);
-	armpmu_mux_fill(&s->mux, s->mux.cur, &s->cfg);
+	armpmu_loaded_choose(&s->in_pmu, s, &s->cfg, s->total);
 }
 
-/* Load @s->cfg; a multiplexed file keeps what the load learnt. */
 static int load(struct armpmu_session *s)
 {
-	int ret = armpmu_counters_load(&s->cfg, &s->load);
-
-	if (!ret && unlikely(s->mux.on))
-		armpmu_mux_learn(&s->mux, s->mux.cur, &s->cfg);
-	return ret;
+	return armpmu_loaded_load(&s->in_pmu, s);
 }
 
 static void start_polling(struct armpmu_session *s)
@@ -128,13 +110,8 @@ static int start_counting(struct armpmu_session *s)
  */
 static void pause_counting(struct armpmu_session *s, bool check_enable)
 {
-	u64 ran = take_time(s);
-
-	if (!armpmu_counters_pause(&s->cfg, &s->load, s->total, NULL, check_enable,
-				   false))
+	if (!armpmu_loaded_pause(&s->in_pmu, s, NULL, take_time(s), check_enable, false))
 		mark_disturbed(s);
-	else
-		account(s, ran);
 }
 
 static void stop_counting(struct armpmu_session *s)
@@ -208,6 +185,8 @@ static int attach(struct armpmu_session *s, const void *unused)
 {
 	armpmu_task_cpu_evict();
 	s->cfg.cycle_filterable = s->caps->can_filter;
+	s->in_pmu.cfg = &s->cfg;
+	s->in_pmu.total = s->total;
 	memset(s->total, 0, sizeof(s->total));
 	s->disturbed = false;
 	this_cpu_write(active_session, s);
@@ -261,7 +240,7 @@ static int cpu_program(struct armpmu_session *s, u32 idx, u32 evtype)
 		return -EBUSY;
 	armpmu_counters_set_evtype(&s->cfg, idx, evtype);
 	armpmu_counters_program(&s->cfg, BIT(idx));
-	armpmu_counters_set(&s->load, s->total, idx, 0);
+	armpmu_counters_set(&s->in_pmu.vals, s->total, idx, 0);
 	return 0;
 }
 
@@ -269,7 +248,7 @@ static int cpu_set_value(struct armpmu_session *s, u32 idx, u64 value)
 {
 	if (armpmu_counters_foreign(BIT(idx)))
 		return -EBUSY;
-	armpmu_counters_set(&s->load, s->total, idx, value);
+	armpmu_counters_set(&s->in_pmu.vals, s->total, idx, value);
 	return 0;
 }
 
@@ -329,7 +308,7 @@ static int reset(struct armpmu_session *s, const void *unused)
 	if (s->running)
 		look(s);
 	if (s->running) {
-		armpmu_counters_rebase(&s->cfg, &s->load);
+		armpmu_counters_rebase(&s->cfg, &s->in_pmu.vals);
 	} else if (s->started) {
 		int ret = start_counting(s);
 

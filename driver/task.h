@@ -32,6 +32,7 @@
 #include <asm/arch_timer.h>
 #include <clocksource/arm_arch_timer.h>
 #include "armpmu.h"
+#include "loaded.h"
 
 
 /*
@@ -74,20 +75,19 @@ extern struct hlist_head armpmu_task_links_table[1 << TASK_LINK_BITS];
 
 /* This CPU's share of task mode, touched only here, interrupts off. */
 struct task_cpu {
+	/*
+	 * What is loaded: the file's configuration and totals, or for a
+	 * multiplexed file one set of it in @set_cfg, folded into
+	 * @set_total and from there into the slots. First, so that its
+	 * address is the struct's: the switch path then needs no register
+	 * of its own for it.
+	 */
+	struct armpmu_loaded in_pmu;
 	struct armpmu_session *cur;	/* file of the thread running here */
 	struct thread_rec *rec;		/* that thread's own totals, or NULL */
 	bool loaded;			/* its counters are in this PMU */
 	u64 in_ns;			/* when that thread came in */
 	u64 loaded_ns;			/* when its counters were loaded */
-	struct armpmu_load load;
-	/*
-	 * What is loaded: the file's configuration and totals, or for a
-	 * multiplexed file one set of it (@set) in @set_cfg, folded into
-	 * @set_total and from there into the slots.
-	 */
-	struct armpmu_config *cfg;
-	u64 *total;
-	u32 set;
 	struct armpmu_config set_cfg;
 	u64 set_total[ARMPMU_MAX_COUNTERS + 1];
 	/*
@@ -117,7 +117,7 @@ u32 armpmu_task_links_count(struct armpmu_session *s);
 bool armpmu_task_links_only_caller(struct armpmu_session *s);
 void armpmu_task_links_cpus(struct armpmu_session *s, struct cpumask *cpus);
 void armpmu_task_links_zero(struct armpmu_session *s);
-void armpmu_task_links_reset(struct armpmu_session *s);
+void armpmu_task_links_free_recs(struct list_head *gone);
 bool armpmu_task_links_close(struct armpmu_session *s);
 void armpmu_task_links_free_threads(struct armpmu_session *s);
 void armpmu_task_links_exiting(struct task_struct *task);
@@ -140,7 +140,6 @@ void armpmu_task_cpu_exit(void);
 void armpmu_task_cpu_switch(void *data, bool preempt, struct task_struct *prev,
 			    struct task_struct *next, unsigned int prev_state);
 void armpmu_task_cpu_on_file(struct armpmu_session *s, smp_call_func_t fn, bool tasks_too);
-void armpmu_task_cpu_on_this_file(struct armpmu_session *s, smp_call_func_t fn);
 void armpmu_task_cpu_load_if_current(void *info);
 void armpmu_task_cpu_unload_here(void *info);
 void armpmu_task_cpu_reset_here(void *info);
@@ -228,15 +227,6 @@ static inline u64 *own_total(struct task_cpu *tc)
 	return tc->rec ? tc->rec->c.total : NULL;
 }
 
-/* A multiplexed file: what the loaded set counted goes to its slots. */
-static inline void account(struct task_cpu *tc, u64 ran)
-{
-	struct armpmu_session *s = tc->cur;
-
-	if (unlikely(tc->total != s->total))
-		armpmu_mux_account(&s->mux, tc->set, tc->total, ran, s->total);
-}
-
 /*
  * Count what ran on this CPU since it was loaded, and stop counting here,
  * leaving zeroed counters: none of the thread's counts stay behind.
@@ -246,13 +236,10 @@ static __always_inline void unload(struct task_cpu *tc, u64 now)
 	struct armpmu_session *s = tc->cur;
 	u64 ran = take_time(tc, now);
 
-	if (!armpmu_counters_pause(tc->cfg, &tc->load, tc->total, own_total(tc), true, true)) {
+	if (!armpmu_loaded_pause(&tc->in_pmu, s, own_total(tc), ran, true, true))
 		s->disturbed = true;
-	} else {
-		account(tc, ran);
-		if (tc->cfg->divider)
-			armpmu_counters_release_pmcr();
-	}
+	else if (tc->in_pmu.cfg->divider)
+		armpmu_counters_release_pmcr();
 	tc->loaded = false;
 }
 
@@ -297,25 +284,6 @@ static __always_inline void switch_out(struct task_cpu *tc, bool switched)
 	tc->rec = NULL;
 }
 
-/*
- * What a load here loads: the file's configuration, or the next set of a
- * multiplexed file (a copy here, since threads on other CPUs may have
- * other sets loaded).
- */
-static inline void choose(struct task_cpu *tc, struct armpmu_session *s)
-{
-	if (likely(!s->mux.on)) {
-		tc->cfg = &s->cfg;
-		tc->total = s->total;
-		return;
-	}
-	tc->set = armpmu_mux_take_next(&s->mux);
-	tc->set_cfg = s->cfg;
-	armpmu_mux_fill(&s->mux, tc->set, &tc->set_cfg);
-	tc->cfg = &tc->set_cfg;
-	tc->total = tc->set_total;
-}
-
 static __always_inline void load(struct task_cpu *tc, struct armpmu_session *s, u64 now)
 {
 	/*
@@ -326,14 +294,16 @@ static __always_inline void load(struct task_cpu *tc, struct armpmu_session *s, 
 		tc->polling = true;
 		hrtimer_start(&tc->poll, poll_period(), HRTIMER_MODE_REL_PINNED_HARD);
 	}
-	choose(tc, s);
+	/*
+	 * A multiplexed file's set is a copy here: threads on other CPUs may
+	 * have other sets loaded.
+	 */
+	armpmu_loaded_choose(&tc->in_pmu, s, &tc->set_cfg, tc->set_total);
 	if (!armpmu_cpus_task_may_load(s->caps->midr) ||
-	    armpmu_counters_load(tc->cfg, &tc->load)) {
+	    armpmu_loaded_load(&tc->in_pmu, s)) {
 		s->incomplete = true;
 		return;
 	}
-	if (unlikely(tc->cfg != &s->cfg))
-		armpmu_mux_learn(&s->mux, tc->set, tc->cfg);
 	tc->loaded = true;
 	tc->loaded_ns = now;
 }

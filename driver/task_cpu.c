@@ -58,13 +58,12 @@ static void choose_clock(void)
 #endif
 }
 
-/* Counters found disturbed: what is still ours stops, and nothing is folded. */
+/* Counters found disturbed (what is still ours stopped): they are cleared. */
 static void drop_disturbed(struct task_cpu *tc)
 {
 	struct armpmu_session *s = tc->cur;
 
-	armpmu_counters_stop_own(tc->cfg);
-	armpmu_counters_clear(tc->cfg);
+	armpmu_counters_clear(tc->in_pmu.cfg);
 	s->disturbed = true;
 	tc->loaded = false;
 }
@@ -76,9 +75,7 @@ static void look(struct task_cpu *tc, u64 now)
 
 	if (!tc->loaded)
 		return;
-	if (armpmu_counters_look(tc->cfg, &tc->load, tc->total, own_total(tc)))
-		account(tc, ran);
-	else
+	if (!armpmu_loaded_look(&tc->in_pmu, tc->cur, own_total(tc), ran))
 		drop_disturbed(tc);
 }
 
@@ -290,7 +287,7 @@ static void restart(struct task_cpu *tc, u64 now)
 	armpmu_task_links_zero(s);
 	tc->in_ns = now;
 	if (tc->loaded) {
-		armpmu_counters_rebase(tc->cfg, &tc->load);
+		armpmu_counters_rebase(tc->in_pmu.cfg, &tc->in_pmu.vals);
 		tc->loaded_ns = now;
 	} else {
 		load(tc, s, now);
@@ -301,22 +298,6 @@ static void restart(struct task_cpu *tc, u64 now)
 void armpmu_task_cpu_reset_here(void *info)
 {
 	on_file_here(info, restart);
-}
-
-/* For a file's own thread, on its own CPU, no cross-call is needed. */
-void armpmu_task_cpu_on_this_file(struct armpmu_session *s, smp_call_func_t fn)
-{
-	struct task_cpu *tc;
-	bool here;
-
-	local_irq_disable();
-	tc = this_cpu_ptr(&armpmu_task_cpu_state);
-	here = tc->cur == s;
-	if (here)
-		fn(s);
-	local_irq_enable();
-	if (!here || !list_is_singular(&s->tasks))
-		armpmu_task_cpu_on_file(s, fn, false);
 }
 
 /* A CPU-mode file takes this CPU: the thread running here stops counting. */
@@ -338,7 +319,7 @@ u32 armpmu_task_cpu_counting(void)
 {
 	struct task_cpu *tc = this_cpu_ptr(&armpmu_task_cpu_state);
 
-	return tc->cur && tc->loaded ? armpmu_counters_of(tc->cfg) : 0;
+	return tc->cur && tc->loaded ? armpmu_counters_of(tc->in_pmu.cfg) : 0;
 }
 
 /* The file's one thread runs here: a look here is a look everywhere. */

@@ -356,7 +356,7 @@ void armpmu_task_links_zero(struct armpmu_session *s)
  * Thread totals taken out of their file: nothing else holds them (a
  * thread's rec is in its link, and loaded on its CPU only while counted).
  */
-static void free_recs(struct list_head *gone)
+void armpmu_task_links_free_recs(struct list_head *gone)
 {
 	struct thread_rec *rec, *next;
 
@@ -364,27 +364,6 @@ static void free_recs(struct list_head *gone)
 		put_pid(rec->pid);
 		kfree(rec);
 	}
-}
-
-/*
- * RESET's part here: the threads that have gone leave the file, the
- * others' totals and the file's count anew.
- */
-void armpmu_task_links_reset(struct armpmu_session *s)
-{
-	struct thread_rec *rec, *next;
-	LIST_HEAD(gone);
-
-	raw_spin_lock_irq(&s->count_lock);
-	list_for_each_entry_safe(rec, next, &s->threads, node) {
-		if (rec->exited) {
-			list_move(&rec->node, &gone);
-			s->threads_kept--;
-		}
-	}
-	armpmu_task_links_zero(s);
-	raw_spin_unlock_irq(&s->count_lock);
-	free_recs(&gone);
 }
 
 /*
@@ -420,5 +399,5 @@ void armpmu_task_links_free_threads(struct armpmu_session *s)
 	list_splice_init(&s->threads, &gone);
 	s->threads_kept = 0;
 	raw_spin_unlock_irq(&s->count_lock);
-	free_recs(&gone);
+	armpmu_task_links_free_recs(&gone);
 }
