@@ -1076,40 +1076,33 @@ if [ -n "$icount" ] && [ "$(uname -m)" = aarch64 ]; then
 		d=$(($1 > $2 ? $1 - $2 : $2 - $1))
 		[ $((d * 100)) -le "$2" ] || [ "$d" -le "${3:-0}" ]
 	}
+	# near MOD WHAT TEST CMD...: perf's and pmuctl's counts of CMD in
+	# mode MOD held to TEST (a command given perf's, pmuctl's and perf's
+	# spread over its runs), or skipped if perf did not count.
+	near() {
+		mod=$1 what=$2 test=$3
+		shift 3
+		set -- "$*" $(counts "$mod" "$@")
+		echo "# $1, instructions:$mod: perf $2 (spread ${4:-none}), pmuctl $3"
+		if [ "$2" = none ]; then
+			skip "root: $1, $what" "perf did not count in every run here: no oracle"
+		else
+			check "root: $1, $what ($3, perf $2, spread $4)" $test "$3" "$2" "$4"
+		fi
+	}
+	equal() { [ "$1" = "$2" ]; }
+	near_1() { within_1 "$1" "$2"; }
 	for cmd in /bin/true 'busybox md5sum /tmp/md5.data'; do
-		set -- $(counts uk $cmd)
-		echo "# $cmd, instructions:uk: perf $1, pmuctl $2"
-		if [ "$1" = none ]; then
-			skip "root: $cmd, user and kernel mode: pmuctl within 1% of perf" \
-				"perf did not count in every run here: no oracle"
-		else
-			check "root: $cmd, user and kernel mode: pmuctl within 1% of perf ($2, perf $1)" \
-				within_1 "$2" "$1"
-		fi
-		set -- $(counts u $cmd)
-		echo "# $cmd, instructions:u: perf $1, pmuctl $2"
-		if [ "$1" = none ]; then
-			skip "root: $cmd, user mode: pmuctl's count is perf's" \
-				"perf did not count in every run here: no oracle"
-		else
-			check "root: $cmd, user mode: pmuctl's count is perf's ($2, perf $1)" \
-				[ "$1" = "$2" ]
-		fi
+		near uk "user and kernel mode: pmuctl within 1% of perf" near_1 $cmd
+		near u "user mode: pmuctl's count is perf's" equal $cmd
 		# Kernel mode alone, where the end of counting at an exit
 		# shows (exit_mm's teardown, which perf leaves out, is about
 		# 135,000 instructions of true(1)'s 300,000): within 1%,
 		# or within perf's own spread over its runs if that is wider.
 		# true(1) alone, a few seconds: an md5sum's kernel-mode count
 		# moves by 2-3% between runs (perf-parity.sh --icount has it).
-		[ "$cmd" = /bin/true ] || continue
-		set -- $(counts k $cmd)
-		echo "# $cmd, instructions:k: perf $1 (spread $3), pmuctl $2"
-		if [ "$1" = none ]; then
-			skip "root: $cmd, kernel mode: pmuctl within 1% of perf" \
-				"perf did not count in every run here: no oracle"
-		else
-			check "root: $cmd, kernel mode: pmuctl within 1% of perf, or perf's spread ($2, perf $1, spread $3)" \
-				within_1 "$2" "$1" "$3"
+		if [ "$cmd" = /bin/true ]; then
+			near k "kernel mode: pmuctl within 1% of perf, or perf's spread" within_1 $cmd
 		fi
 	done
 fi
