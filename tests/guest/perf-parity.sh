@@ -3,8 +3,8 @@
 # the same boot, compared line by line where a perf user reads them: -x's
 # fields and event names, <not supported> lines, metrics, headers, exit
 # statuses, and user-mode counts (exact under icount). Kernel-mode counts
-# and whole-CPU counts are printed side by side (issue 28's item 7), not
-# checked. Run as root in an arm64 guest with perf (tools/pmu-vm --perf):
+# are held within 1% of perf's (under icount, without --quick); whole-CPU
+# counts are printed side by side (issue 28's item 7), not checked. Run as root in an arm64 guest with perf (tools/pmu-vm --perf):
 #
 #   tools/pmu-vm --cpu cortex-a72 --kernel 6.12 --icount --perf \
 #       --add tests/guest/perf-parity.sh -- sh ./perf-parity.sh --icount
@@ -111,14 +111,41 @@ check "--table: perf's table" same_line 'Table of individual measurements'
 both -e cycles --no-big-num -- exact-loop
 check "--no-big-num: the same line" same_line ' cycles'
 
-# Item 7's figures, side by side (not checked): kernel mode, twice each,
-# and whole CPUs by mode.
+# Item 7: kernel-mode counts of a command, the least of four runs each
+# (a timer tick in a run adds thousands), pmuctl's within 1% of perf's
+# counter, or within that counter's spread over its runs if wider (perf-count -k: perf_event_open as perf stat opens it, started
+# by the exec, ended where do_exit stops perf's events, before exit_mm).
+# perf stat's own count is printed beside them: its child's end of the
+# release pipe is closed by the exec and torn down on the way back to
+# user mode, inside the count (about 3,400 instructions more), and its
+# window is widened by a context switch when the command preempts perf.
+# Then whole CPUs by mode, side by side (not checked).
 [ -n "$quick" ] && { echo "1..$n"; [ "$failed" = 0 ]; exit; }
-for prog in true 'exact-loop' 'md5sum /usr/local/bin/pmuctl'; do
-	for run in 1 2; do
+least() { sort -n | head -n 1; }
+within_1() { # within_1 A B [SPREAD]: A and B differ by at most 1% of B, or SPREAD.
+	d=$(($1 > $2 ? $1 - $2 : $2 - $1))
+	[ $((d * 100)) -le "$2" ] || [ "$d" -le "${3:-0}" ]
+}
+head -c 819200 /dev/zero >/tmp/parity.data
+for prog in true exact-loop 'md5sum /tmp/parity.data'; do
+	: >/tmp/parity.s; : >/tmp/parity.c; : >/tmp/parity.m
+	for run in 0 1 2 3 4; do
 		both -x, -e instructions:k -- $prog
-		echo "# instructions:k of $prog, run $run: perf $(value instructions "$p"), pmuctl $(value instructions "$m")"
+		perf-count -k -o /tmp/parity.one $prog >/dev/null || echo 0 >/tmp/parity.one
+		[ "$run" = 0 ] && continue	# the page cache warmed
+		value instructions "$p" >>/tmp/parity.s
+		value instructions "$m" >>/tmp/parity.m
+		cat /tmp/parity.one >>/tmp/parity.c
 	done
+	s=$(least </tmp/parity.s) c=$(least </tmp/parity.c) k=$(least </tmp/parity.m)
+	spread=$(($(sort -n /tmp/parity.c | tail -n 1) - c))
+	echo "# instructions:k of $prog, least of 4: perf stat $s, perf's counter $c (spread $spread), pmuctl $k"
+	[ -z "$icount" ] && continue
+	case $prog in
+	exact-loop) ;;	# 40,000 instructions: a tick's share is more than 1%
+	*) check "icount: $prog's instructions:k within 1% of perf's counter, or its spread ($k, $c, $spread)" \
+		within_1 "$k" "$c" "$spread" ;;
+	esac
 done
 for target in -a '-C 0'; do
 	for ev in instructions instructions:u instructions:k; do

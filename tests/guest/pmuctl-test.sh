@@ -1032,7 +1032,8 @@ fi
 # perf stat's way, the reference: perf-count opens an inherited
 # instructions counter, disabled, enable_on_exec, on a forked child that
 # waits on a pipe before its exec. pmuctl stat must agree: within 1% in
-# user and kernel mode (as root), exactly in user mode (ASLR off). Only
+# user and kernel mode together and in kernel mode alone (as root),
+# exactly in user mode (ASLR off). Only
 # arm64 boards give perf the PMU, and only -icount counts instructions.
 # Both start in the exec and let an exiting task go before exit_mm().
 # Each count is the least of three runs, after one that warms the page
@@ -1048,7 +1049,7 @@ if [ -n "$icount" ] && [ "$(uname -m)" = aarch64 ]; then
 		mod=$1
 		shift
 		flag=''
-		[ "$mod" = u ] && flag=-u
+		[ "$mod" = uk ] || flag=-$mod
 		: >/tmp/perf.counts
 		: >/tmp/pmuctl.counts
 		for i in 0 1 2 3; do
@@ -1064,34 +1065,44 @@ if [ -n "$icount" ] && [ "$(uname -m)" = aarch64 ]; then
 		done
 		# Three runs of perf's, or no oracle.
 		if [ "$(wc -l </tmp/perf.counts)" = 3 ]; then
-			echo "$(least </tmp/perf.counts) $(least </tmp/pmuctl.counts)"
+			echo "$(least </tmp/perf.counts) $(least </tmp/pmuctl.counts)" \
+				"$(($(sort -n /tmp/perf.counts | tail -n 1) - $(least </tmp/perf.counts)))"
 		else
 			echo "none $(least </tmp/pmuctl.counts)"
 		fi
 	}
-	# within_1 A B: A and B differ by at most 1% of B.
+	# within_1 A B [SPREAD]: A and B differ by at most 1% of B, or SPREAD.
 	within_1() {
 		d=$(($1 > $2 ? $1 - $2 : $2 - $1))
-		[ $((d * 100)) -le "$2" ]
+		[ $((d * 100)) -le "$2" ] || [ "$d" -le "${3:-0}" ]
 	}
-	for cmd in /bin/true 'busybox md5sum /tmp/md5.data'; do
-		set -- $(counts uk $cmd)
-		echo "# $cmd, instructions:uk: perf $1, pmuctl $2"
-		if [ "$1" = none ]; then
-			skip "root: $cmd, user and kernel mode: pmuctl within 1% of perf" \
-				"perf did not count in every run here: no oracle"
+	# near MOD WHAT TEST CMD...: perf's and pmuctl's counts of CMD in
+	# mode MOD held to TEST (a command given perf's, pmuctl's and perf's
+	# spread over its runs), or skipped if perf did not count.
+	near() {
+		mod=$1 what=$2 test=$3
+		shift 3
+		set -- "$*" $(counts "$mod" "$@")
+		echo "# $1, instructions:$mod: perf $2 (spread ${4:-none}), pmuctl $3"
+		if [ "$2" = none ]; then
+			skip "root: $1, $what" "perf did not count in every run here: no oracle"
 		else
-			check "root: $cmd, user and kernel mode: pmuctl within 1% of perf ($2, perf $1)" \
-				within_1 "$2" "$1"
+			check "root: $1, $what ($3, perf $2, spread $4)" $test "$3" "$2" "$4"
 		fi
-		set -- $(counts u $cmd)
-		echo "# $cmd, instructions:u: perf $1, pmuctl $2"
-		if [ "$1" = none ]; then
-			skip "root: $cmd, user mode: pmuctl's count is perf's" \
-				"perf did not count in every run here: no oracle"
-		else
-			check "root: $cmd, user mode: pmuctl's count is perf's ($2, perf $1)" \
-				[ "$1" = "$2" ]
+	}
+	equal() { [ "$1" = "$2" ]; }
+	near_1() { within_1 "$1" "$2"; }
+	for cmd in /bin/true 'busybox md5sum /tmp/md5.data'; do
+		near uk "user and kernel mode: pmuctl within 1% of perf" near_1 $cmd
+		near u "user mode: pmuctl's count is perf's" equal $cmd
+		# Kernel mode alone, where the end of counting at an exit
+		# shows (exit_mm's teardown, which perf leaves out, is about
+		# 135,000 instructions of true(1)'s 300,000): within 1%,
+		# or within perf's own spread over its runs if that is wider.
+		# true(1) alone, a few seconds: an md5sum's kernel-mode count
+		# moves by 2-3% between runs (perf-parity.sh --icount has it).
+		if [ "$cmd" = /bin/true ]; then
+			near k "kernel mode: pmuctl within 1% of perf, or perf's spread" within_1 $cmd
 		fi
 	done
 fi
