@@ -116,7 +116,6 @@ int armpmu_task_links_add(struct armpmu_session *s, struct task_link *link,
 u32 armpmu_task_links_count(struct armpmu_session *s);
 bool armpmu_task_links_only_caller(struct armpmu_session *s);
 void armpmu_task_links_cpus(struct armpmu_session *s, struct cpumask *cpus);
-void armpmu_task_links_zero(struct armpmu_session *s);
 void armpmu_task_links_free_recs(struct list_head *gone);
 bool armpmu_task_links_close(struct armpmu_session *s);
 void armpmu_task_links_free_threads(struct armpmu_session *s);
@@ -139,10 +138,10 @@ int armpmu_task_cpu_init(void);
 void armpmu_task_cpu_exit(void);
 void armpmu_task_cpu_switch(void *data, bool preempt, struct task_struct *prev,
 			    struct task_struct *next, unsigned int prev_state);
-void armpmu_task_cpu_on_file(struct armpmu_session *s, smp_call_func_t fn, bool tasks_too);
-void armpmu_task_cpu_load_if_current(void *info);
-void armpmu_task_cpu_unload_here(void *info);
-void armpmu_task_cpu_reset_here(void *info);
+void armpmu_task_cpu_start(struct armpmu_session *s);
+void armpmu_task_cpu_stop(struct armpmu_session *s);
+void armpmu_task_cpu_restart(struct armpmu_session *s);
+void armpmu_task_cpu_unload_all(struct armpmu_session *s);
 void armpmu_task_cpu_fold(struct armpmu_session *s);
 
 /* task_hooks.c: the probes' registration, held while a task-mode file exists. */
@@ -168,6 +167,43 @@ static inline struct armpmu_session *file_of(struct task_struct *task)
 	struct task_link *link = link_of(task);
 
 	return link ? link->s : NULL;
+}
+
+/*
+ * @s's counts and its threads' from zero, under its count_lock: RESET's
+ * and the restart on each CPU. Inline: a call out of RESET cost the A7
+ * about 8 instructions. Only the counters a load can fold into (those
+ * below num_counters, and the cycle counter) hold any.
+ */
+static inline void zero_counts(struct armpmu_session *s)
+{
+	struct thread_rec *rec;
+	struct thread_counts *c;
+
+	memset(s->total, 0, sizeof(s->total));
+	s->time_enabled = 0;
+	s->time_running = 0;
+	s->switches = 0;
+	s->migrations = 0;
+	if (s->follow) {
+		list_for_each_entry(rec, &s->threads, node) {
+			c = &rec->c;
+			c->switches = 0;
+			c->migrations = 0;
+			c->time_enabled = 0;
+			c->time_running = 0;
+			memset(c->total, 0, s->caps->num_counters * sizeof(c->total[0]));
+			c->total[ARMPMU_CYCLE_IDX] = 0;
+		}
+	}
+	s->disturbed = false;
+	s->incomplete = false;
+	s->exec_left = false;
+	armpmu_sampling_rebase(s);
+	if (unlikely(s->mux.on))
+		armpmu_mux_zero(&s->mux);
+	else
+		s->mux.based = 0;
 }
 
 /*

@@ -215,7 +215,7 @@ void armpmu_task_cpu_exit(void)
 /* ---- for a file's operations, in process context or a cross-call ---- */
 
 /* Work on the CPUs where @s is loaded, or where its threads are current. */
-void armpmu_task_cpu_on_file(struct armpmu_session *s, smp_call_func_t fn, bool tasks_too)
+static void on_file(struct armpmu_session *s, smp_call_func_t fn, bool tasks_too)
 {
 	unsigned int cpu;
 	cpumask_var_t cpus;
@@ -237,7 +237,7 @@ void armpmu_task_cpu_on_file(struct armpmu_session *s, smp_call_func_t fn, bool 
 }
 
 /* A thread of @s started running here before START: count it from now. */
-void armpmu_task_cpu_load_if_current(void *info)
+static void load_if_current(void *info)
 {
 	struct armpmu_session *s = info;
 	struct task_cpu *tc = this_cpu_ptr(&armpmu_task_cpu_state);
@@ -250,7 +250,7 @@ void armpmu_task_cpu_load_if_current(void *info)
 	rcu_read_unlock();
 }
 
-void armpmu_task_cpu_unload_here(void *info)
+static void unload_here(void *info)
 {
 	struct task_cpu *tc = this_cpu_ptr(&armpmu_task_cpu_state);
 
@@ -284,7 +284,7 @@ static void restart(struct task_cpu *tc, u64 now)
 {
 	struct armpmu_session *s = tc->cur;
 
-	armpmu_task_links_zero(s);
+	zero_counts(s);
 	tc->in_ns = now;
 	if (tc->loaded) {
 		armpmu_counters_rebase(tc->in_pmu.cfg, &tc->in_pmu.vals);
@@ -295,9 +295,58 @@ static void restart(struct task_cpu *tc, u64 now)
 }
 
 /* RESET where a thread of @info runs. */
-void armpmu_task_cpu_reset_here(void *info)
+static void reset_here(void *info)
 {
 	on_file_here(info, restart);
+}
+
+/*
+ * For a file's own thread, on its own CPU, no cross-call is needed. The
+ * entry points below are one call each from the mode's operations, with
+ * their work inlined here, as before the split: a call more cost START,
+ * STOP and RESET about 8 instructions each on the A7.
+ */
+static __always_inline void on_this_file(struct armpmu_session *s, smp_call_func_t fn)
+{
+	struct task_cpu *tc;
+	bool here;
+
+	local_irq_disable();
+	tc = this_cpu_ptr(&armpmu_task_cpu_state);
+	here = tc->cur == s;
+	if (here)
+		fn(s);
+	local_irq_enable();
+	if (!here || !list_is_singular(&s->tasks))
+		on_file(s, fn, false);
+}
+
+/* START: the file's threads count from now, the caller at once. */
+void armpmu_task_cpu_start(struct armpmu_session *s)
+{
+	local_irq_disable();
+	load_if_current(s);
+	local_irq_enable();
+	if (!armpmu_task_links_only_caller(s))
+		on_file(s, load_if_current, true);
+}
+
+/* STOP: no CPU counts the file's threads any more. */
+void armpmu_task_cpu_stop(struct armpmu_session *s)
+{
+	on_this_file(s, unload_here);
+}
+
+/* RESET of a running file: each CPU where it runs counts from zero. */
+void armpmu_task_cpu_restart(struct armpmu_session *s)
+{
+	on_this_file(s, reset_here);
+}
+
+/* Closing: unloaded everywhere (unloading zeroes: no CPU keeps its counts). */
+void armpmu_task_cpu_unload_all(struct armpmu_session *s)
+{
+	on_file(s, unload_here, false);
 }
 
 /* A CPU-mode file takes this CPU: the thread running here stops counting. */
@@ -341,7 +390,7 @@ void armpmu_task_cpu_fold(struct armpmu_session *s)
 {
 	if (s->running && !look_if_only_here(s)) {
 		raw_spin_unlock_irq(&s->count_lock);
-		armpmu_task_cpu_on_file(s, fold_here, false);
+		on_file(s, fold_here, false);
 		raw_spin_lock_irq(&s->count_lock);
 	}
 }

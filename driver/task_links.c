@@ -314,45 +314,6 @@ void armpmu_task_links_cpus(struct armpmu_session *s, struct cpumask *cpus)
 }
 
 /*
- * A thread's counts from zero: only the counters a load can fold into
- * (those below num_counters, and the cycle counter) hold any.
- */
-static void zero_rec(const struct armpmu_session *s, struct thread_rec *rec)
-{
-	struct thread_counts *c = &rec->c;
-
-	c->switches = 0;
-	c->migrations = 0;
-	c->time_enabled = 0;
-	c->time_running = 0;
-	memset(c->total, 0, s->caps->num_counters * sizeof(c->total[0]));
-	c->total[ARMPMU_CYCLE_IDX] = 0;
-}
-
-/* @s's counts and its threads' from zero. Under its count_lock. */
-void armpmu_task_links_zero(struct armpmu_session *s)
-{
-	struct thread_rec *rec;
-
-	memset(s->total, 0, sizeof(s->total));
-	s->time_enabled = 0;
-	s->time_running = 0;
-	s->switches = 0;
-	s->migrations = 0;
-	if (s->follow)
-		list_for_each_entry(rec, &s->threads, node)
-			zero_rec(s, rec);
-	s->disturbed = false;
-	s->incomplete = false;
-	s->exec_left = false;
-	armpmu_sampling_rebase(s);
-	if (unlikely(s->mux.on))
-		armpmu_mux_zero(&s->mux);
-	else
-		s->mux.based = 0;
-}
-
-/*
  * Thread totals taken out of their file: nothing else holds them (a
  * thread's rec is in its link, and loaded on its CPU only while counted).
  */

@@ -143,32 +143,8 @@ static int task_start(struct armpmu_session *s)
 	raw_spin_unlock_irq(&s->count_lock);
 	if (s->armed)
 		return 0;
-	local_irq_disable();
-	armpmu_task_cpu_load_if_current(s);
-	local_irq_enable();
-	if (!armpmu_task_links_only_caller(s))
-		armpmu_task_cpu_on_file(s, armpmu_task_cpu_load_if_current, true);
+	armpmu_task_cpu_start(s);
 	return 0;
-}
-
-/*
- * For a file's own thread, on its own CPU, no cross-call is needed.
- * Here, inline in STOP's and RESET's path, as before the split: a call
- * into task_cpu.c cost each about 14 instructions on the A72.
- */
-static __always_inline void on_this_file(struct armpmu_session *s, smp_call_func_t fn)
-{
-	struct task_cpu *tc;
-	bool here;
-
-	local_irq_disable();
-	tc = this_cpu_ptr(&armpmu_task_cpu_state);
-	here = tc->cur == s;
-	if (here)
-		fn(s);
-	local_irq_enable();
-	if (!here || !list_is_singular(&s->tasks))
-		armpmu_task_cpu_on_file(s, fn, false);
 }
 
 static int task_stop(struct armpmu_session *s)
@@ -178,7 +154,7 @@ static int task_stop(struct armpmu_session *s)
 	s->armed = false;
 	s->started = false;
 	raw_spin_unlock_irq(&s->count_lock);
-	on_this_file(s, armpmu_task_cpu_unload_here);
+	armpmu_task_cpu_stop(s);
 	return 0;
 }
 
@@ -213,12 +189,12 @@ static int task_reset(struct armpmu_session *s)
 			s->threads_kept--;
 		}
 	}
-	armpmu_task_links_zero(s);
+	zero_counts(s);
 	raw_spin_unlock_irq(&s->count_lock);
 	if (unlikely(!list_empty(&gone)))
 		armpmu_task_links_free_recs(&gone);
 	if (s->running)
-		on_this_file(s, armpmu_task_cpu_reset_here);
+		armpmu_task_cpu_restart(s);
 	return 0;
 }
 
@@ -230,8 +206,7 @@ static void task_release(struct armpmu_session *s)
 {
 	if (!armpmu_task_links_close(s))
 		return;
-	/* Unloading zeroes: no CPU keeps the file's counts. */
-	armpmu_task_cpu_on_file(s, armpmu_task_cpu_unload_here, false);
+	armpmu_task_cpu_unload_all(s);
 	armpmu_task_links_free_threads(s);
 	armpmu_task_hooks_put();
 	put_pid(s->target_pid);
