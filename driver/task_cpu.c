@@ -236,8 +236,14 @@ static void on_file(struct armpmu_session *s, smp_call_func_t fn, bool tasks_too
 	free_cpumask_var(cpus);
 }
 
+/*
+ * The next four are cross-calls (on_file) and, always inlined, the work of
+ * START, STOP and RESET on the caller's own CPU below: left to itself GCC
+ * calls them out of line on armhf, a call more for each operation.
+ */
+
 /* A thread of @s started running here before START: count it from now. */
-static void load_if_current(void *info)
+static __always_inline void load_if_current(void *info)
 {
 	struct armpmu_session *s = info;
 	struct task_cpu *tc = this_cpu_ptr(&armpmu_task_cpu_state);
@@ -250,7 +256,7 @@ static void load_if_current(void *info)
 	rcu_read_unlock();
 }
 
-static void unload_here(void *info)
+static __always_inline void unload_here(void *info)
 {
 	struct task_cpu *tc = this_cpu_ptr(&armpmu_task_cpu_state);
 
@@ -259,7 +265,8 @@ static void unload_here(void *info)
 }
 
 /* @fn(this CPU's share, now) under the count lock, if a thread of @s runs here. */
-static void on_file_here(struct armpmu_session *s, void (*fn)(struct task_cpu *tc, u64 now))
+static __always_inline void on_file_here(struct armpmu_session *s,
+					  void (*fn)(struct task_cpu *tc, u64 now))
 {
 	struct task_cpu *tc = this_cpu_ptr(&armpmu_task_cpu_state);
 
@@ -295,7 +302,7 @@ static void restart(struct task_cpu *tc, u64 now)
 }
 
 /* RESET where a thread of @info runs. */
-static void reset_here(void *info)
+static __always_inline void reset_here(void *info)
 {
 	on_file_here(info, restart);
 }
