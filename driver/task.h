@@ -72,6 +72,8 @@ struct task_link {
 
 /* task_links.c's: every link, keyed by its task_struct; readers use RCU. */
 extern struct hlist_head armpmu_task_links_table[1 << TASK_LINK_BITS];
+/* task_links.c's lock over the links (interrupts off). */
+extern raw_spinlock_t armpmu_task_links_lock;
 
 /* This CPU's share of task mode, touched only here, interrupts off. */
 struct task_cpu {
@@ -114,7 +116,6 @@ struct thread_rec *armpmu_task_links_new_rec(struct armpmu_session *s, gfp_t gfp
 int armpmu_task_links_add(struct armpmu_session *s, struct task_link *link,
 			  struct thread_rec **rec);
 u32 armpmu_task_links_count(struct armpmu_session *s);
-bool armpmu_task_links_only_caller(struct armpmu_session *s);
 void armpmu_task_links_cpus(struct armpmu_session *s, struct cpumask *cpus);
 void armpmu_task_links_free_recs(struct list_head *gone);
 bool armpmu_task_links_close(struct armpmu_session *s);
@@ -138,8 +139,8 @@ int armpmu_task_cpu_init(void);
 void armpmu_task_cpu_exit(void);
 void armpmu_task_cpu_switch(void *data, bool preempt, struct task_struct *prev,
 			    struct task_struct *next, unsigned int prev_state);
-void armpmu_task_cpu_start(struct armpmu_session *s);
-void armpmu_task_cpu_stop(struct armpmu_session *s);
+int armpmu_task_cpu_start(struct armpmu_session *s);
+int armpmu_task_cpu_stop(struct armpmu_session *s);
 void armpmu_task_cpu_restart(struct armpmu_session *s);
 void armpmu_task_cpu_unload_all(struct armpmu_session *s);
 void armpmu_task_cpu_fold(struct armpmu_session *s);
@@ -160,6 +161,21 @@ static inline struct task_link *link_of(struct task_struct *task)
 		if (link->task == task)
 			return link;
 	return NULL;
+}
+
+/*
+ * The file counts the caller alone: no other CPU can hold its counters.
+ * Inline: START asks it, and a call cost the A7 about 10 instructions.
+ */
+static inline bool only_caller(struct armpmu_session *s)
+{
+	bool only;
+
+	raw_spin_lock_irq(&armpmu_task_links_lock);
+	only = list_is_singular(&s->tasks) &&
+	       list_first_entry(&s->tasks, struct task_link, node)->task == current;
+	raw_spin_unlock_irq(&armpmu_task_links_lock);
+	return only;
 }
 
 static inline struct armpmu_session *file_of(struct task_struct *task)

@@ -7,7 +7,7 @@
  *
  * Each counted thread has a link to its file in a hash keyed by the
  * task_struct. Locking: links and files' task lists change under
- * links_lock (a raw spinlock, interrupts off) and are read under RCU;
+ * armpmu_task_links_lock (a raw spinlock, interrupts off) and are read under RCU;
  * links are freed after a grace period, since a probe may have found one
  * just before. A file's records (its threads list, kept and lost) are
  * under its count_lock. The probes run with interrupts off: only the fork
@@ -31,7 +31,7 @@
 
 DEFINE_HASHTABLE(armpmu_task_links_table, TASK_LINK_BITS);
 /* Changes to armpmu_task_links_table and to files' task lists. */
-static DEFINE_RAW_SPINLOCK(links_lock);
+DEFINE_RAW_SPINLOCK(armpmu_task_links_lock);
 
 /* Room for one more thread's totals, if @s keeps more; NULL otherwise. */
 struct thread_rec *armpmu_task_links_new_rec(struct armpmu_session *s, gfp_t gfp)
@@ -43,7 +43,7 @@ struct thread_rec *armpmu_task_links_new_rec(struct armpmu_session *s, gfp_t gfp
 
 /*
  * A new link's thread gets @rec for its totals if its file keeps more,
- * else is counted as lost. Under links_lock; returns @rec if unused.
+ * else is counted as lost. Under armpmu_task_links_lock; returns @rec if unused.
  */
 static struct thread_rec *keep_rec(struct task_link *link, struct thread_rec *rec)
 {
@@ -86,7 +86,7 @@ void armpmu_task_links_fork(void *data, struct task_struct *parent,
 	}
 	link = kzalloc(sizeof(*link), GFP_ATOMIC | __GFP_NOWARN);
 	rec = armpmu_task_links_new_rec(s, GFP_ATOMIC);
-	raw_spin_lock_irqsave(&links_lock, flags);
+	raw_spin_lock_irqsave(&armpmu_task_links_lock, flags);
 	if (link && !s->closing) {
 		link->task = get_task_struct(child);
 		link->s = s;
@@ -101,7 +101,7 @@ void armpmu_task_links_fork(void *data, struct task_struct *parent,
 		s->incomplete = true;
 		raw_spin_unlock(&s->count_lock);
 	}
-	raw_spin_unlock_irqrestore(&links_lock, flags);
+	raw_spin_unlock_irqrestore(&armpmu_task_links_lock, flags);
 	rcu_read_unlock();
 	kfree(link);
 	kfree(rec);
@@ -115,7 +115,7 @@ static void free_link(struct rcu_head *head)
 	kfree(link);
 }
 
-/* Under links_lock. */
+/* Under armpmu_task_links_lock. */
 static void unlink_task(struct task_link *link)
 {
 	hash_del_rcu(&link->hash);
@@ -127,7 +127,7 @@ static void unlink_task(struct task_link *link)
  * Let go of @task (current): what it counted so far goes to its file,
  * which it leaves, and a sampled file gets @record: ARMPMU_RECORD_EXIT, or
  * ARMPMU_RECORD_LET_GO at an exec its opener may not count. Under
- * links_lock; returns the file it left, or NULL.
+ * armpmu_task_links_lock; returns the file it left, or NULL.
  */
 static struct armpmu_session *let_go(struct task_struct *task, u16 record)
 {
@@ -160,7 +160,7 @@ static struct armpmu_session *let_go(struct task_struct *task, u16 record)
 
 /*
  * An exiting thread (current): its counts go to its file, and it goes.
- * Always under links_lock, although most exits are nobody's: an ATTACH
+ * Always under armpmu_task_links_lock, although most exits are nobody's: an ATTACH
  * that found the thread not yet exiting under the same lock is then
  * certain to be seen here.
  */
@@ -168,9 +168,9 @@ void armpmu_task_links_exiting(struct task_struct *task)
 {
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&links_lock, flags);
+	raw_spin_lock_irqsave(&armpmu_task_links_lock, flags);
 	let_go(task, ARMPMU_RECORD_EXIT);
-	raw_spin_unlock_irqrestore(&links_lock, flags);
+	raw_spin_unlock_irqrestore(&armpmu_task_links_lock, flags);
 }
 
 void armpmu_task_links_exit(void *data, struct task_struct *task)
@@ -199,7 +199,7 @@ void armpmu_task_links_exec(void *data, struct task_struct *task,
 		rcu_read_unlock();
 		return;
 	}
-	raw_spin_lock_irqsave(&links_lock, flags);
+	raw_spin_lock_irqsave(&armpmu_task_links_lock, flags);
 	s = let_go(current, ARMPMU_RECORD_LET_GO);
 	if (s) {
 		raw_spin_lock(&s->count_lock);
@@ -207,7 +207,7 @@ void armpmu_task_links_exec(void *data, struct task_struct *task,
 		s->incomplete = true;
 		raw_spin_unlock(&s->count_lock);
 	}
-	raw_spin_unlock_irqrestore(&links_lock, flags);
+	raw_spin_unlock_irqrestore(&armpmu_task_links_lock, flags);
 	rcu_read_unlock();
 }
 
@@ -250,7 +250,7 @@ void armpmu_task_links_rename(void *data, struct task_struct *task, const char *
 }
 
 /*
- * Link @task to @s, under links_lock: EBUSY if another file counts it,
+ * Link @task to @s, under armpmu_task_links_lock: EBUSY if another file counts it,
  * ESRCH if it is exiting. The exit probe takes the same lock after the
  * thread is marked exiting, so a thread found not exiting here will be
  * let go by it.
@@ -261,7 +261,7 @@ int armpmu_task_links_add(struct armpmu_session *s, struct task_link *link,
 	struct task_struct *task = link->task;
 	int ret = 0;
 
-	raw_spin_lock_irq(&links_lock);
+	raw_spin_lock_irq(&armpmu_task_links_lock);
 	rcu_read_lock();
 	if (READ_ONCE(task->flags) & PF_EXITING)
 		ret = -ESRCH;
@@ -273,7 +273,7 @@ int armpmu_task_links_add(struct armpmu_session *s, struct task_link *link,
 		hash_add_rcu(armpmu_task_links_table, &link->hash, (unsigned long)task);
 		list_add(&link->node, &s->tasks);
 	}
-	raw_spin_unlock_irq(&links_lock);
+	raw_spin_unlock_irq(&armpmu_task_links_lock);
 	return ret;
 }
 
@@ -283,23 +283,11 @@ u32 armpmu_task_links_count(struct armpmu_session *s)
 	struct task_link *link;
 	u32 n = 0;
 
-	raw_spin_lock_irq(&links_lock);
+	raw_spin_lock_irq(&armpmu_task_links_lock);
 	list_for_each_entry(link, &s->tasks, node)
 		n++;
-	raw_spin_unlock_irq(&links_lock);
+	raw_spin_unlock_irq(&armpmu_task_links_lock);
 	return n;
-}
-
-/* The file counts the caller alone: no other CPU can hold its counters. */
-bool armpmu_task_links_only_caller(struct armpmu_session *s)
-{
-	bool only;
-
-	raw_spin_lock_irq(&links_lock);
-	only = list_is_singular(&s->tasks) &&
-	       list_first_entry(&s->tasks, struct task_link, node)->task == current;
-	raw_spin_unlock_irq(&links_lock);
-	return only;
 }
 
 /* The CPUs where @s's threads are current, or were last, added to @cpus. */
@@ -307,10 +295,10 @@ void armpmu_task_links_cpus(struct armpmu_session *s, struct cpumask *cpus)
 {
 	struct task_link *link;
 
-	raw_spin_lock_irq(&links_lock);
+	raw_spin_lock_irq(&armpmu_task_links_lock);
 	list_for_each_entry(link, &s->tasks, node)
 		cpumask_set_cpu(task_cpu(link->task), cpus);
-	raw_spin_unlock_irq(&links_lock);
+	raw_spin_unlock_irq(&armpmu_task_links_lock);
 }
 
 /*
@@ -335,9 +323,9 @@ bool armpmu_task_links_close(struct armpmu_session *s)
 {
 	struct task_link *link, *next;
 
-	raw_spin_lock_irq(&links_lock);
+	raw_spin_lock_irq(&armpmu_task_links_lock);
 	if (s->closing) {
-		raw_spin_unlock_irq(&links_lock);
+		raw_spin_unlock_irq(&armpmu_task_links_lock);
 		return false;
 	}
 	raw_spin_lock(&s->count_lock);
@@ -347,7 +335,7 @@ bool armpmu_task_links_close(struct armpmu_session *s)
 	raw_spin_unlock(&s->count_lock);
 	list_for_each_entry_safe(link, next, &s->tasks, node)
 		unlink_task(link);
-	raw_spin_unlock_irq(&links_lock);
+	raw_spin_unlock_irq(&armpmu_task_links_lock);
 	return true;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Task mode: a file counts threads, wherever and only while they run.
- * This file is the mode's operations (struct armpmu_mode) and ATTACH;
+ * This file is the mode's operations (struct armpmu_mode) and ATTACH,
+ * but for START and STOP, which task_cpu.c gives, beside the switch path;
  * task.h names the other three files of the mode and what each does.
  *
  * Locking: the operations run in process context with the session's
@@ -125,37 +126,6 @@ static void task_multiplex(struct armpmu_session *s)
 {
 	lockdep_assert_held(&s->count_lock);
 	armpmu_mux_begin(&s->mux, &s->cfg, s->total, s->time_running);
-}
-
-static int task_start(struct armpmu_session *s)
-{
-	if (s->disturbed)
-		return -EIO;
-	if (s->running || s->armed)
-		return 0;
-	raw_spin_lock_irq(&s->count_lock);
-	s->started = true;
-	/* Armed: the probe on the exec starts it. */
-	if (s->on_exec)
-		s->armed = true;
-	else
-		s->running = true;
-	raw_spin_unlock_irq(&s->count_lock);
-	if (s->armed)
-		return 0;
-	armpmu_task_cpu_start(s);
-	return 0;
-}
-
-static int task_stop(struct armpmu_session *s)
-{
-	raw_spin_lock_irq(&s->count_lock);
-	s->running = false;
-	s->armed = false;
-	s->started = false;
-	raw_spin_unlock_irq(&s->count_lock);
-	armpmu_task_cpu_stop(s);
-	return 0;
 }
 
 static int task_read(struct armpmu_session *s)
@@ -298,8 +268,9 @@ const struct armpmu_mode armpmu_task_mode = {
 	.program = task_program,
 	.set_value = task_set_value,
 	.multiplex = task_multiplex,
-	.start = task_start,
-	.stop = task_stop,
+	/* START and STOP: task_cpu.c, beside the switch path they drive. */
+	.start = armpmu_task_cpu_start,
+	.stop = armpmu_task_cpu_stop,
 	.read = task_read,
 	.reset = task_reset,
 	.release = task_release,
