@@ -8,15 +8,16 @@
  *   task_links.c  links and per-thread records, and the probes that follow
  *                 a thread's life (fork, exec, exit)
  *   task_cpu.c    the per-CPU switch path: the sched_switch probe, the
- *                 poll and sampling timers, and the work done on a CPU for
- *                 a file's operations
+ *                 poll and sampling timers, the work done on a CPU for
+ *                 a file's operations, and START and STOP themselves
+ *                 (inlined with the switch path's code they run)
  *   task_hooks.c  the tracepoint and ftrace hooks' registration
- *   task_mode.c   the mode's operations (struct armpmu_mode)
+ *   task_mode.c   the mode's other operations (struct armpmu_mode)
  *
  * Locking, for all four: a file's totals are updated from any CPU under
  * its count_lock; a CPU's struct task_cpu only ever on that CPU with
  * interrupts off; links and files' task lists change under task_links.c's
- * lock and are read under RCU. The probes run with interrupts off
+ * armpmu_task_links_lock and are read under RCU. The probes run with interrupts off
  * (sched_switch also under the runqueue lock): no sleeping, no printk.
  */
 #ifndef ARMPMU_TASK_H
