@@ -569,22 +569,27 @@ static void test_groups(void)
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		g = stat_metric_group(names[i]);
-		err = stat_metric_group_check(g, &a72, why, sizeof(why));
+		err = stat_metric_group_check(g, NULL, &a72, why, sizeof(why));
 		snprintf(name, sizeof(name), "-M %s on a Cortex-A72: %s", names[i],
 			 strcmp(names[i], "stall") ? "fits" : "refused (no STALL_FRONTEND there)");
 		tap_check((err == 0) == (strcmp(names[i], "stall") != 0), name, "%d %s", err,
 			  err ? why : "");
 	}
-	err = stat_metric_group_check(stat_metric_group("cache"), &a7, why, sizeof(why));
+	err = stat_metric_group_check(stat_metric_group("cache"), NULL, &a7, why, sizeof(why));
 	tap_check(err == -ENOSPC && strstr(why, "-M cache needs 5 event counters, but a Cortex-A7 has 4"),
 		  "-M cache on a Cortex-A7 (4 counters) is refused, saying so", "%d %s", err, why);
-	err = stat_metric_group_check(stat_metric_group("l1d"), &a7, why, sizeof(why));
+	err = stat_metric_group_check(stat_metric_group("l1d"), NULL, &a7, why, sizeof(why));
 	tap_check(err == 0, "-M l1d fits a Cortex-A7", "%d %s", err, why);
-	err = stat_metric_group_check(stat_metric_group("stall"), &a53, why, sizeof(why));
+	err = stat_metric_group_check(stat_metric_group("stall"), NULL, &a53, why, sizeof(why));
 	tap_check(err == -ENOENT &&
 		  strstr(why, "-M stall: this Cortex-A53 does not implement STALL_FRONTEND, STALL_BACKEND"),
 		  "-M stall on a Cortex-A53 is refused, naming the core and the events", "%d %s",
 		  err, why);
+	err = stat_metric_group_check(stat_metric_group("frontend_stalled_cycles"),
+				      "frontend_stalled_cycles", &a53, why, sizeof(why));
+	tap_check(err == -ENOENT &&
+		  !strncmp(why, "-M frontend_stalled_cycles: this Cortex-A53 does not implement", 62),
+		  "  by perf's name, the refusal names the group as typed", "%d %s", err, why);
 }
 
 /*
@@ -711,7 +716,7 @@ static void test_topdown(void)
 		  !strcmp(stat_metric_group("Default")->name, "ipc") &&
 		  !strcmp(stat_metric_group("l1d_cache_miss_ratio")->name, "l1d"),
 		  "-M: perf's names (TopdownL1, Default, l1d_cache_miss_ratio)", "%s", "-");
-	tap_check(g && stat_metric_group_check(g, &a72, why, sizeof(why)) == -ENOENT &&
+	tap_check(g && stat_metric_group_check(g, NULL, &a72, why, sizeof(why)) == -ENOENT &&
 		  strstr(why, "made for the Cortex-A76") && strstr(why, "STALL_SLOT"),
 		  "  --topdown on a Cortex-A72: refused, saying why", "%s", why);
 }

@@ -30,6 +30,7 @@ struct stat_events {
 	bool verbose;			/* -v: why an event is <not supported> */
 	unsigned int software;		/* 1 << enum stat_software: asked for */
 	const struct stat_group *group;	/* -M's, or NULL */
+	char group_as[32];		/* -M's group as typed (perf's name: "Default") */
 	char group_specs[GROUP_MAX_EVENTS][48];	/* -M's events, with its modifier */
 	/* The specs that got a counter in the first file: a later one gets the same. */
 	char *programmed[MAX_EVENTS];

@@ -120,7 +120,8 @@ static int program_first(struct pmudev *pmu, struct stat_events *ev, struct stat
 	char why[200];
 	int idx, err;
 
-	if (ev->group && (err = stat_metric_group_check(ev->group, info, why, sizeof(why))) &&
+	if (ev->group && (err = stat_metric_group_check(ev->group, ev->group_as, info, why,
+							       sizeof(why))) &&
 	    err != -ENOSPC)
 		return fail("%s", why);
 	if (stat_events_check(ev, info))

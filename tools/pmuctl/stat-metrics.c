@@ -199,38 +199,39 @@ void stat_metric_groups_print(FILE *out, int indent)
 	}
 }
 
-int stat_metric_group_check(const struct stat_group *g, const struct armpmu_info *info,
-			    char *why, size_t len)
+int stat_metric_group_check(const struct stat_group *g, const char *as,
+			    const struct armpmu_info *info, char *why, size_t len)
 {
 	char missing[160] = "";
 	struct pmudev_event ev;
 	unsigned int need = 0;
+	const char *name = as && as[0] ? as : g->name;
 
 	if (g->core && strcmp(core_name(info), g->core)) {
 		snprintf(why, len, "-M %s: made for the %s, from Arm's Neoverse N1 method (pmuctl explain topdown); a %s's pipeline is not the N1's, and perf's generic arm64 top-down needs ARMv8.4's STALL_SLOT events, which these cores lack",
-			 g->name, g->core, core_name(info));
+			 name, g->core, core_name(info));
 		return -ENOENT;
 	}
 
 	for (int k = 0; k < GROUP_MAX_EVENTS && g->events[k]; k++) {
-		const char *name = g->events[k];
+		const char *event = g->events[k];
 		size_t used = strlen(missing);
 
-		if (!strcasecmp(name, "cycles"))
+		if (!strcasecmp(event, "cycles"))
 			continue;
 		need++;
-		if (pmudev_event_parse(name, info, &ev))
+		if (pmudev_event_parse(event, info, &ev))
 			snprintf(missing + used, sizeof(missing) - used, "%s%s", used ? ", " : "",
-				 name);
+				 event);
 	}
 	if (missing[0]) {
-		snprintf(why, len, "-M %s: this %s does not implement %s", g->name,
+		snprintf(why, len, "-M %s: this %s does not implement %s", name,
 			 core_name(info), missing);
 		return -ENOENT;
 	}
 	if (need > info->num_counters) {
 		snprintf(why, len, "-M %s needs %u event counters, but a %s has %u: its events are multiplexed",
-			 g->name, need, core_name(info), info->num_counters);
+			 name, need, core_name(info), info->num_counters);
 		return -ENOSPC;
 	}
 	return 0;

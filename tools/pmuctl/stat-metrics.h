@@ -69,10 +69,11 @@ void stat_metric_groups_print(FILE *out, int indent);
 /*
  * Whether the core @info describes can count group @g at once: it has
  * every event (else "-M stall: this Cortex-A53 has no STALL_FRONTEND,
- * STALL_BACKEND" in @why) and enough event counters. Returns 0 or
- * -ENOENT, -ENOSPC.
+ * STALL_BACKEND" in @why) and enough event counters; @why names the
+ * group @as, as the user typed it (perf's "Default"), or by its own name
+ * if @as is NULL or empty. Returns 0 or -ENOENT, -ENOSPC.
  */
-int stat_metric_group_check(const struct stat_group *g, const struct armpmu_info *info,
-			    char *why, size_t len);
+int stat_metric_group_check(const struct stat_group *g, const char *as,
+			    const struct armpmu_info *info, char *why, size_t len);
 
 #endif /* PMUCTL_STAT_METRICS_H */

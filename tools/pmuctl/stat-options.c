@@ -207,6 +207,7 @@ static int parse_group(const char *arg, struct stat_events *ev)
 	if (!g)
 		return usage_error("no metric group '%s' (pmuctl stat -M list lists them)", name);
 	ev->group = g;
+	snprintf(ev->group_as, sizeof(ev->group_as), "%s", name);
 	for (int k = 0; k < GROUP_MAX_EVENTS && g->events[k]; k++) {
 		if (ev->nspecs >= MAX_EVENTS)
 			return usage_error("too many events");

@@ -118,7 +118,8 @@ int stat_passes_plan(const struct stat_events *ev, const struct armpmu_info *inf
 	char why[200];
 	int first, last, err;
 
-	if (ev->group && (err = stat_metric_group_check(ev->group, info, why, sizeof(why))) &&
+	if (ev->group && (err = stat_metric_group_check(ev->group, ev->group_as, info, why,
+							       sizeof(why))) &&
 	    err != -ENOSPC)
 		return fail("%s", why);
 	if (stat_events_check(ev, info))
