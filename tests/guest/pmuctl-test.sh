@@ -764,9 +764,24 @@ expect 1 "for group 'armpmu'; ask an administrator to add you" \
 expect 1 "group 'armpmu'" "guest: info says the same" as_guest pmuctl info
 
 # ---- a busy CPU, and reset ----
-pmuctl stat -C 0 -e CPU_CYCLES -- sleep 8 >/tmp/holder.out 2>&1 &
+# A holder's command lasts until the test lets it go: a fixed sleep can
+# end before the step it holds for on a starved host, and a fixed wait for
+# it to start can end too early (both were seen beside a busy CI run).
+hold='while [ ! -e /tmp/let-go ]; do sleep 0.1; done'
+let_go() { touch /tmp/let-go; }
+# Waits (up to 60 s) until pmuctl status shows a line matching $1.
+until_status() {
+	local tries=0
+	until pmuctl status | grep -Eq "$1"; do
+		tries=$((tries + 1))
+		[ "$tries" -lt 600 ] || return 1
+		sleep 0.1
+	done
+}
+rm -f /tmp/let-go
+pmuctl stat -C 0 -e CPU_CYCLES -- sh -c "$hold" >/tmp/holder.out 2>&1 &
 holder=$!
-sleep 1
+until_status '^0 +online +pid '
 expect 0 '^0 +online +pid [0-9]+ \(pmuctl\), user root' "status shows who owns CPU 0" pmuctl status
 expect 1 "CPU 0's PMU is owned by another program" "stat -C 0 on the owned CPU is refused" \
 	pmuctl stat -C 0 -- true
@@ -794,6 +809,7 @@ fi
 expect 1 'in use \(' "unload is refused while a file is open" pmuctl unload
 expect 1 'only an administrator' "lab may not reset a CPU" as_lab pmuctl reset -C 0
 expect 0 'CPU 0: PMU released from pid [0-9]+ \(uid 0\)' "root resets CPU 0" pmuctl reset -C 0
+let_go
 wait $holder
 holder_status=$?
 check "the released owner fails (status $holder_status)" [ "$holder_status" = 1 ]
@@ -806,15 +822,17 @@ expect 2 "no CPU '99'" "reset -C 99 is a usage error" pmuctl reset -C 99
 expect 0 '^0 +online +- ' "after reset, CPU 0 is free" pmuctl status
 
 # ---- task-mode files: seen and ended by an administrator ----
-as_lab pmuctl stat -e cycles -- sleep 4 >/tmp/lab-holder.out 2>&1 &
+rm -f /tmp/let-go
+as_lab "pmuctl stat -e cycles -- sh -c '$hold'" >/tmp/lab-holder.out 2>&1 &
 lab_holder=$!
-sleep 1
-expect 0 '^[0-9]+ +task +pid [0-9]+ \(pmuctl\), user lab +thread [0-9]+ +([0-9]+,)*cycle +counting' \
-	"status lists lab's task-mode file: owner, thread, counters" pmuctl status
+until_status ' task +pid [0-9]+ \(pmuctl\), user lab '
+expect 0 '^[0-9]+ +task +pid [0-9]+ \(pmuctl\), user lab +thread [0-9]+( and [0-9]+ more)? +([0-9]+,)*cycle +counting' \
+	"status lists lab's task-mode file: owner, threads, counters" pmuctl status
 file_id=$(pmuctl status | awk '$2 == "task" && / user lab / { print $1; exit }')
 expect 1 'only an administrator' "lab may not end a file" as_lab pmuctl reset -f "$file_id"
 expect 0 "file $file_id: its threads released from pid [0-9]+ \(uid 1000\)" \
 	"root ends lab's task-mode file" pmuctl reset -f "$file_id"
+let_go
 wait $lab_holder
 holder_status=$?
 check "the ended file's pmuctl fails (status $holder_status)" [ "$holder_status" = 1 ]
