@@ -188,7 +188,9 @@ check "lab: no sample of passwd" absent passwd "$out"
 # until it ends; root's is refused, EACCES, said in one line with the rule.
 expect 0 'Captured and wrote' "lab: pmuctl record -p of its own process: recorded" \
 	as_lab "cd $rec && { spin 300000000 & pmuctl record -o $rec/p3.data -p \$!; }"
-spin 300000000 &
+# Root's process lives until killed: a spin of fixed length could end
+# before lab's record reaches it on a starved host ("no process").
+sleep 600 &
 rec_spin=$!
 expect 1 "^pmuctl record: not allowed to record process $rec_spin: Permission denied: it must be yours \\(and not set-user-ID\\), or you need CAP_SYS_PTRACE\$" \
 	"lab: pmuctl record -p of root's process: EACCES, and the rule" \
