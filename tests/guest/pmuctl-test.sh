@@ -714,9 +714,17 @@ f1=$(faults $napper)
 pf=$(awk -F, '$3 == "page-faults" { print $1 }' "$out")
 check "-p PID -e page-faults: cat's, reaped by the shell ($pf; /proc: $f0 then $f1)" \
 	[ "${pf:-0}" -ge 5 -a "${pf:-0}" -le "$((f1 - f0))" ]
-expect 0 '^[0-9]+,,page-faults,' "-t TID -e page-faults: the thread's own, from /proc" \
+# The shell waits in its sleep 5: its thread runs not at all while counted.
+expect 0 '^<not counted>,,page-faults,0,100\.00,,$' \
+	"-t TID -e page-faults of a thread that never ran: <not counted>, as perf's" \
 	pmuctl stat -x, -e page-faults -t $napper -- sleep 0.1
 kill $napper
+sh -c 'while :; do :; done' &
+spinning=$!
+expect 0 '^[0-9]+,,page-faults,[1-9][0-9]*,100\.00,,$' \
+	"-t TID -e page-faults of a running thread: the thread's own, from /proc, its time counted" \
+	pmuctl stat -x, -e page-faults -t $spinning -- sleep 0.1
+kill $spinning
 rm -f /tmp/go
 
 # ---- --per-thread ----
