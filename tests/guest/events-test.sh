@@ -209,6 +209,7 @@ if [ -n "$icount" ]; then
 	# (perf-count -k), or of that counter's spread if wider; the least
 	# of 3 runs each, after one that warms the page cache (a tick in a
 	# run adds thousands). pmuctl-test checks it on 6.12 (deb-icount).
+	# About 3.5 s of the lane (host time; the guest's clock is icount's).
 	if [ "$(uname -m)" = aarch64 ]; then
 		: >/tmp/perf.k
 		: >/tmp/pmuctl.k
