@@ -327,17 +327,17 @@ $(UNIT_OUT)/event-list-unit: tests/host/event-list-unit.c tests/host/unit-tap.h 
 	@mkdir -p $(@D)
 	gcc $(UNIT_CFLAGS) -Iuapi -Ilibpmudev -o $@ $< $(LIB_SRCS)
 
-$(UNIT_OUT)/stat-output-unit: tests/host/stat-output-unit.c $(STAT_UNIT_SRCS) $(LIB_SRCS) \
-		$(PMUCTL_HDRS)
+$(UNIT_OUT)/stat-output-unit: tests/host/stat-output-unit.c tests/host/stat-render.h \
+		$(STAT_UNIT_SRCS) $(LIB_SRCS) $(PMUCTL_HDRS)
 	@mkdir -p $(@D)
-	gcc $(UNIT_CFLAGS) -Iuapi -Ilibpmudev -Itools/pmuctl -Itests/guest -o $@ $< \
+	gcc $(UNIT_CFLAGS) -Iuapi -Ilibpmudev -Itools/pmuctl -Itests/guest -Itests/host -o $@ $< \
 		$(STAT_UNIT_SRCS) $(LIB_SRCS) -lm
 
 $(UNIT_OUT)/stat-lines-unit: tests/host/stat-lines-unit.c tests/host/unit-tap.h \
-		$(STAT_UNIT_SRCS) $(LIB_SRCS) $(PMUCTL_HDRS)
+		tests/host/stat-render.h $(STAT_UNIT_SRCS) $(LIB_SRCS) $(PMUCTL_HDRS)
 	@mkdir -p $(@D)
-	gcc $(UNIT_CFLAGS) -Iuapi -Ilibpmudev -Itools/pmuctl -o $@ $< $(STAT_UNIT_SRCS) \
-		$(LIB_SRCS) -lm
+	gcc $(UNIT_CFLAGS) -Iuapi -Ilibpmudev -Itools/pmuctl -Itests/host -o $@ $< \
+		$(STAT_UNIT_SRCS) $(LIB_SRCS) -lm
 
 $(UNIT_OUT)/probe-unit: tests/host/probe-unit.c tests/host/unit-tap.h driver/pmu_probe.h
 	@mkdir -p $(@D)

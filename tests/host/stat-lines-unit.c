@@ -18,6 +18,7 @@
 #include <linux/armpmu_arch.h>
 
 #include "stat-output.h"
+#include "stat-render.h"
 #include "unit-tap.h"
 
 static struct stat_target command = { .kind = TARGET_COMMAND };
@@ -53,25 +54,10 @@ static void made_up(struct stat_run *run, unsigned int software, double faults, 
 	run->ncounters = 1;
 }
 
-enum format { CSV, JSON, TABLE };
-
-/* @run's lines in @format, as one string (freed by the caller). */
+/* @run's lines in @format (CSV: with commas), as one string (freed by the caller). */
 static char *render(const struct stat_run *run, enum format f)
 {
-	char *buf = NULL, *cmd[] = { "prog", NULL };
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-
-	if (!out)
-		abort();
-	if (f == CSV)
-		stat_fields_separated(out, run, 1, ",");
-	else if (f == JSON)
-		stat_fields_json(out, run, 1);
-	else
-		stat_print_table(out, run, 1, cmd);
-	fclose(out);
-	return buf;
+	return render_runs_as(run, 1, f, ",");
 }
 
 /* @text has a line that is @want exactly. */
