@@ -314,7 +314,7 @@ UNIT_OUT := $(BUILD)/host
 STAT_UNIT_SRCS := $(addprefix tools/pmuctl/,stat-output.c stat-fields.c stat-metrics.c \
 	stat-events.c stat-counts.c common.c)
 HOST_UNITS := $(UNIT_OUT)/libpmudev-unit $(UNIT_OUT)/stat-output-unit $(UNIT_OUT)/probe-unit \
-	$(UNIT_OUT)/privilege-unit $(UNIT_OUT)/event-list-unit
+	$(UNIT_OUT)/privilege-unit $(UNIT_OUT)/event-list-unit $(UNIT_OUT)/stat-lines-unit
 
 host-units: $(HOST_UNITS)
 
@@ -327,10 +327,16 @@ $(UNIT_OUT)/event-list-unit: tests/host/event-list-unit.c tests/host/unit-tap.h 
 	@mkdir -p $(@D)
 	gcc $(UNIT_CFLAGS) -Iuapi -Ilibpmudev -o $@ $< $(LIB_SRCS)
 
-$(UNIT_OUT)/stat-output-unit: tests/host/stat-output-unit.c $(STAT_UNIT_SRCS) $(LIB_SRCS) \
-		$(PMUCTL_HDRS)
+$(UNIT_OUT)/stat-output-unit: tests/host/stat-output-unit.c tests/host/stat-render.h \
+		$(STAT_UNIT_SRCS) $(LIB_SRCS) $(PMUCTL_HDRS)
 	@mkdir -p $(@D)
-	gcc $(UNIT_CFLAGS) -Iuapi -Ilibpmudev -Itools/pmuctl -Itests/guest -o $@ $< \
+	gcc $(UNIT_CFLAGS) -Iuapi -Ilibpmudev -Itools/pmuctl -Itests/guest -Itests/host -o $@ $< \
+		$(STAT_UNIT_SRCS) $(LIB_SRCS) -lm
+
+$(UNIT_OUT)/stat-lines-unit: tests/host/stat-lines-unit.c tests/host/unit-tap.h \
+		tests/host/stat-render.h $(STAT_UNIT_SRCS) $(LIB_SRCS) $(PMUCTL_HDRS)
+	@mkdir -p $(@D)
+	gcc $(UNIT_CFLAGS) -Iuapi -Ilibpmudev -Itools/pmuctl -Itests/host -o $@ $< \
 		$(STAT_UNIT_SRCS) $(LIB_SRCS) -lm
 
 $(UNIT_OUT)/probe-unit: tests/host/probe-unit.c tests/host/unit-tap.h driver/pmu_probe.h

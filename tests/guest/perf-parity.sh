@@ -87,6 +87,15 @@ for ev in task-clock context-switches cpu-migrations page-faults cycles instruct
 	check "default -x,: $ev's fields" same_line ",$ev,"
 done
 
+# -I --summary -x,: perf 6.1's "summary" first field after the intervals;
+# an interval's software line has the command's time on a CPU as its time
+# counted (the fifth field), in both.
+both -I 50 --summary -x, -e page-faults -- sh -c 'cat /bin/busybox >/dev/null; sleep 0.1'
+check "-I --summary -x,: the summary line's fields" same_line '^ *summary,'
+ran() { grep -E -m 1 '^ *[0-9.]+,[0-9]+,,page-faults,' "$1" | cut -d, -f5; }
+check "  the first interval's page-faults counted for more than 0 ns in both ($(ran "$p"), $(ran "$m"))" \
+	[ "$(ran "$p")" -gt 0 -a "$(ran "$m")" -gt 0 ]
+
 # A metric only from counts of one mode.
 both -e cycles:u,instructions:k -- true
 check "no IPC of instructions:k over cycles:u, in either" \
@@ -103,6 +112,8 @@ sleep 600 &
 sleeper=$!
 both -x, -e cycles -p $sleeper -- sleep 0.2
 check "-p PID -- sleep 0.2: both count, exit 0 ($ps, $ms)" [ "$ps" = 0 -a "$ms" = 0 ]
+both -x, -e page-faults -p $sleeper -- sleep 0.2
+check "-p of a process that never ran: page-faults <not counted> in both" same_line 'page-faults'
 kill $sleeper
 both -e cycles -- sh -c 'exit 3'
 check "a command's status 3: both ($ps, $ms)" [ "$ps" = 3 -a "$ms" = 3 ]

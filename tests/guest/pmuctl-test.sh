@@ -317,10 +317,17 @@ check "  the shell's waits: at least 2 context switches in all" \
 # the command's resource usage: the same kernel counts, so they add up.
 pmuctl stat -I 50 --summary -x, -e page-faults -- \
 	sh -c 'sleep 0.1; cat '"$(command -v pmuctl)"' >/dev/null; sleep 0.1; ls / >/dev/null' >"$out" 2>&1
-parts=$(awk -F, '$4 == "page-faults" { n++; s += $2 } END { print n + 0, s + 0 }' "$out")
-whole=$(awk -F, '$3 == "page-faults" { print $1 }' "$out")
+# An interval the command ran in none of is <not counted> (its faults,
+# seen after the driver's look, go to the next), as perf's; -x's fifth
+# field, the time counted, is the command's time on a CPU in that interval.
+parts=$(awk -F, '$1 ~ /^ *[0-9]/ && $4 == "page-faults" { n++; s += $2 } END { print n + 0, s + 0 }' "$out")
+whole=$(awk -F, '$1 ~ /^ *summary$/ && $4 == "page-faults" { print $2 }' "$out")
 check "-I 50 -e page-faults: ${parts% *} intervals add up to --summary's count exactly (${parts#* }, $whole)" \
 	[ "${parts% *}" -ge 3 -a "${parts#* }" = "$whole" -a "${whole:-0}" -gt 0 ]
+check "  --summary -x,: its line begins with perf's 16-column \"summary\" field" \
+	grep -Eq '^         summary,[0-9]+,,page-faults,[0-9]+,100\.00,,$' "$out"
+check "  each interval that counted faults has its time counted, more than 0 ns" \
+	awk -F, '$1 ~ /^ *[0-9]/ && $4 == "page-faults" && $2 ~ /^[1-9]/ && $5 + 0 <= 0 { bad = 1 } END { exit bad }' "$out"
 expect 0 '^Events enabled$' "-D 100: counting starts after 100 ms, said as perf says it" \
 	pmuctl stat -D 100 -e cycles -- sleep 0.3
 check "  Events disabled before" grep -q '^Events disabled$' "$out"
@@ -668,6 +675,12 @@ wait $stat_pid
 status=$?
 check "-p ends on SIGINT with a shell's status 130, as perf (got $status)" [ "$status" = 130 ]
 check "  printing the counts so far" grep -q 'Interrupted: the counts so far' "$out"
+# A target that never runs while counted: its software lines are perf's
+# <not counted>, not a 0 (the driver saw it on no CPU).
+expect 0 '^<not counted>,,page-faults,0,100\.00,,$' \
+	"-p of a sleeping process -e page-faults: <not counted>, as perf's" \
+	pmuctl stat -x, -e page-faults,task-clock -p $sleeper -- sleep 0.2
+check "  and its task-clock" grep -Eq '^<not counted>,msec,task-clock,0,100\.00,,$' "$out"
 kill $sleeper
 # -p's software lines come from the driver: a shell that waits for 5 sleeps
 # is switched out at least 5 times while counted; its page faults from
@@ -701,9 +714,17 @@ f1=$(faults $napper)
 pf=$(awk -F, '$3 == "page-faults" { print $1 }' "$out")
 check "-p PID -e page-faults: cat's, reaped by the shell ($pf; /proc: $f0 then $f1)" \
 	[ "${pf:-0}" -ge 5 -a "${pf:-0}" -le "$((f1 - f0))" ]
-expect 0 '^[0-9]+,,page-faults,' "-t TID -e page-faults: the thread's own, from /proc" \
+# The shell waits in its sleep 5: its thread runs not at all while counted.
+expect 0 '^<not counted>,,page-faults,0,100\.00,,$' \
+	"-t TID -e page-faults of a thread that never ran: <not counted>, as perf's" \
 	pmuctl stat -x, -e page-faults -t $napper -- sleep 0.1
 kill $napper
+sh -c 'while :; do :; done' &
+spinning=$!
+expect 0 '^[0-9]+,,page-faults,[1-9][0-9]*,100\.00,,$' \
+	"-t TID -e page-faults of a running thread: the thread's own, from /proc, its time counted" \
+	pmuctl stat -x, -e page-faults -t $spinning -- sleep 0.1
+kill $spinning
 rm -f /tmp/go
 
 # ---- --per-thread ----

@@ -29,6 +29,7 @@
 
 #include "stat-metrics.h"
 #include "stat-output.h"
+#include "stat-render.h"
 #include "tap.h"
 
 /* Each run's ns enabled, in the made-up runs. */
@@ -99,45 +100,16 @@ static void made_up_run(struct stat_run *run, int runs)
 	made_up_partial(run, runs, NULL, ENABLED);
 }
 
-enum format { CSV, JSON, TABLE };
-
 /* @run in @format (CSV: separated by @sep), as one string (freed by the caller). */
 static char *render_as(const struct stat_run *run, enum format format, const char *sep)
 {
-	char *buf = NULL, *cmd[] = { "prog", NULL };
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-
-	if (!out)
-		abort();
-	if (format == CSV)
-		stat_fields_separated(out, run, 1, sep);
-	else if (format == JSON)
-		stat_fields_json(out, run, 1);
-	else
-		stat_print_table(out, run, 1, cmd);
-	fclose(out);
-	return buf;
+	return render_runs_as(run, 1, format, sep);
 }
 
 /* @n runs (-A, --per-thread) in @format, as one string (freed by the caller). */
 static char *render_runs(const struct stat_run *runs, int n, enum format format)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	char *cmd[] = { "prog", NULL };
-
-	if (!out)
-		abort();
-	if (format == CSV)
-		stat_fields_separated(out, runs, n, ",");
-	else if (format == JSON)
-		stat_fields_json(out, runs, n);
-	else
-		stat_print_table(out, runs, n, cmd);
-	fclose(out);
-	return buf;
+	return render_runs_as(runs, n, format, ",");
 }
 
 static char *render(const struct stat_run *run, enum format format)

@@ -110,6 +110,7 @@ struct stat_config {
  */
 struct stat_where {
 	double interval;	/* -I: seconds since the start; 0: not -I */
+	bool summary;		/* -I --summary -x: perf's "summary" field first */
 	bool per_cpu;		/* -A: the lines are line_cpu's */
 	int line_cpu;
 	/* --per-core, --per-cluster, --per-socket: the lines are a group of CPUs'. */
@@ -148,6 +149,12 @@ struct stat_run {
 	double elapsed_sumsq;
 	unsigned int software;	/* 1 << enum stat_software: the lines printed */
 	double sw_sum[SW_COUNT], sw_sumsq[SW_COUNT];
+	/*
+	 * sw_sum[SW_TASK_CLOCK] is the driver's time on a CPU of the counted
+	 * threads, printed or not (-I, -p, -t): 0 says none of them ran, and
+	 * their software lines are perf's <not counted>.
+	 */
+	bool ran_known;
 	bool usage;		/* the command's usage is known (user, sys) */
 	double user, sys;	/* seconds, summed over the runs */
 	const double *elapsed_each;	/* --table: each run's seconds (runs of them) */

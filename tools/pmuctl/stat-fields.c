@@ -35,6 +35,8 @@ struct line {
 
 static void csv_line(FILE *out, const struct line *l, const char *sep)
 {
+	if (l->event)
+		stat_print_summary_field(out, l->run, sep);
 	stat_print_prefix(out, l->run, STAT_CSV, sep);
 	if (l->event) {
 		fprintf(out, "%s%s%s%s%s", l->value, sep, l->unit ? l->unit : "", sep, l->event);

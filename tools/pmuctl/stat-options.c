@@ -79,7 +79,8 @@ static void usage(void)
 	       "      --no-scale      counts of part of the time as counted, not scaled up\n"
 	       "      --interval-count N, --interval-clear, --summary\n"
 	       "                      -I's: N intervals; a clear screen before each; the\n"
-	       "                      totals after them\n"
+	       "                      totals after them (with -x, first field \"summary\"\n"
+	       "                      unless --no-csv-summary)\n"
 	       "      --timeout MSECS stop after MSECS (the command gets SIGTERM)\n"
 	       "      --pre CMD, --post CMD\n"
 	       "                      run CMD (sh) before, after each run, not counted\n"
@@ -240,8 +241,8 @@ static int per_thread_options(const struct stat_options *o, const struct stat_ta
 /* The long options without a letter. */
 enum { OPT_APPEND = 256, OPT_METRIC_ONLY, OPT_NO_CALIBRATE, OPT_PASSES, OPT_PER_THREAD,
        OPT_NO_BIG_NUM, OPT_INTERVAL_COUNT, OPT_INTERVAL_CLEAR, OPT_TIMEOUT, OPT_PRE,
-       OPT_POST, OPT_TABLE, OPT_SUMMARY, OPT_LOG_FD, OPT_ALL_USER, OPT_ALL_KERNEL,
-       OPT_NO_SCALE, OPT_PER_CORE, OPT_PER_SOCKET, OPT_PER_CLUSTER, OPT_TOPDOWN,
+       OPT_POST, OPT_TABLE, OPT_SUMMARY, OPT_NO_CSV_SUMMARY, OPT_LOG_FD, OPT_ALL_USER,
+       OPT_ALL_KERNEL, OPT_NO_SCALE, OPT_PER_CORE, OPT_PER_SOCKET, OPT_PER_CLUSTER, OPT_TOPDOWN,
        OPT_CONTROL, OPT_QUIET };
 
 /* A count of @what from 1, for --interval-count and --log-fd (from 0). */
@@ -307,6 +308,9 @@ static int perf_option(int opt, struct stat_options *o, struct stat_target *targ
 		return 0;
 	case OPT_SUMMARY:
 		o->summary = true;
+		return 0;
+	case OPT_NO_CSV_SUMMARY:
+		o->no_csv_summary = true;
 		return 0;
 	case OPT_LOG_FD:
 		return parse_count(optarg, "--log-fd", 0, &o->log_fd);
@@ -412,6 +416,7 @@ int stat_options_parse(int argc, char **argv, struct stat_options *o, struct sta
 		{ "post", required_argument, NULL, OPT_POST },
 		{ "table", no_argument, NULL, OPT_TABLE },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
+		{ "no-csv-summary", no_argument, NULL, OPT_NO_CSV_SUMMARY },
 		{ "log-fd", required_argument, NULL, OPT_LOG_FD },
 		{ "all-user", no_argument, NULL, OPT_ALL_USER },
 		{ "all-kernel", no_argument, NULL, OPT_ALL_KERNEL },

@@ -37,6 +37,7 @@ struct stat_options {
 	const char *pre, *post;	/* --pre, --post: shell commands around each run */
 	bool table;		/* --table: each run's elapsed time */
 	bool summary;		/* --summary: -I's totals at the end */
+	bool no_csv_summary;	/* --no-csv-summary: with -x, no "summary" field first */
 	int log_fd;		/* --log-fd, or -1 */
 	char all_mode;		/* --all-user 'u', --all-kernel 'k', or 0 */
 	bool null_run;		/* -n: nothing counted, the time alone */

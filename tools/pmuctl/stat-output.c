@@ -64,6 +64,12 @@ static void aggr_prefix(FILE *out, const struct stat_run *run, enum stat_format 
 			table ? " " : sep);
 }
 
+void stat_print_summary_field(FILE *out, const struct stat_run *run, const char *sep)
+{
+	if (run->where.summary)
+		fprintf(out, "%16s%s", "summary", sep);
+}
+
 void stat_print_prefix(FILE *out, const struct stat_run *run, enum stat_format f, const char *sep)
 {
 	if (run->where.interval > 0) {
@@ -391,8 +397,12 @@ const char *stat_print_software_line(const struct stat_run *run, enum stat_softw
 	double v = stat_counts_software(run, sw), clock = stat_counts_software(run, by);
 
 	*unit = is_clock ? "msec" : "";
-	/* --per-thread: a thread that never ran while counted, or was let go, as perf's. */
-	if (run->where.per_thread && !stat_counts_numbers(run)) {
+	/*
+	 * --per-thread: a thread that never ran while counted, or was let go;
+	 * -I, -p, -t: targets the driver saw on no CPU. perf's <not counted>.
+	 */
+	if ((run->where.per_thread && !stat_counts_numbers(run)) ||
+	    (run->ran_known && stat_counts_software(run, SW_TASK_CLOCK) <= 0)) {
 		snprintf(value, len, "%s", STAT_NOT_COUNTED);
 		return NULL;
 	}

@@ -59,6 +59,12 @@ enum stat_format { STAT_TABLE, STAT_CSV, STAT_JSON };
 
 /* @c's mean, rounded. */
 unsigned long long stat_print_rounded(const struct stat_run *run, const struct counter *c);
+/*
+ * -I --summary's lines with -x: perf 6.1's first field, "summary"
+ * right-aligned in 16 columns (where.summary), before a count's line
+ * only: its further metrics' lines have none, as perf's.
+ */
+void stat_print_summary_field(FILE *out, const struct stat_run *run, const char *sep);
 /* Where a line is, before its fields: -I's time, -A's CPU. */
 void stat_print_prefix(FILE *out, const struct stat_run *run, enum stat_format f, const char *sep);
 /*

@@ -125,6 +125,9 @@ static double now(void)
 
 /* ---- a command ---- */
 
+/* The driver's task-clock, asked for as the time software lines were counted. */
+#define RAN	(1U << SW_TASK_CLOCK)
+
 /* @files' counts: summed, or (-A) one per file, into @counts. */
 static int read_counts(const struct measurement *m, const struct stat_files *files,
 		       struct stat_sample *counts)
@@ -263,16 +266,24 @@ static void print_intervals(struct measurement *m, const struct stat_files *file
 		if (m->run.software && task_mode(&m->run)) {
 			struct stat_usage u = { 0 }, f;
 
-			if (stat_threads_software(files, &totals, &totals_now, m->run.software, &u))
+			/* Its time on a CPU, printed or not: the lines' time counted. */
+			runs[0].ran_known = !stat_threads_software(files, &totals, &totals_now,
+								   m->run.software | RAN, &u);
+			if (!runs[0].ran_known)
 				m->run.software = runs[0].software =
 					m->run.software & ~STAT_THREADS_SOFTWARE;
-			/* Its page faults: this interval's, from /proc. */
+			/*
+			 * Its page faults: this interval's, from /proc; those of
+			 * an interval it did not run in (<not counted>), seen as
+			 * it ran after the driver's look, go to the next one.
+			 */
 			if (faults_followed(m)) {
 				faults_so_far(m, &f);
 				for (int k = SW_PAGE_FAULTS; k <= SW_MAJOR_FAULTS; k++)
 					u.value[k] = f.value[k] > faults_before.value[k] ?
 						     f.value[k] - faults_before.value[k] : 0;
-				faults_before = f;
+				if (!runs[0].ran_known || u.value[SW_TASK_CLOCK] > 0)
+					faults_before = f;
 			}
 			stat_counts_add_software(&runs[0], &u);
 			totals = totals_now;
@@ -581,7 +592,11 @@ static int count_until(struct measurement *m, struct stat_sample *last)
 		struct armpmu_threads totals;
 		unsigned int from = (STAT_THREADS_SOFTWARE | 1U << SW_CPU_CLOCK) & m->run.software;
 
-		if (from && stat_threads_software(&m->files, &before, &totals, from, &usage))
+		/* The targets' time on a CPU, printed or not: the lines' time counted. */
+		m->run.ran_known = m->run.software &&
+				   !stat_threads_software(&m->files, &before, &totals, from | RAN,
+							  &usage);
+		if (m->run.software && !m->run.ran_known)
 			m->run.software &= ~from;
 		if (faults_followed(m))
 			faults_so_far(m, &usage);
@@ -702,8 +717,11 @@ static void print(struct measurement *m, const struct stat_sample *last)
 	}
 	if ((!m->o->interval_ms || m->o->summary) && n && !m->o->quiet) {
 		/* --summary: after -I's intervals, the whole run's counts. */
-		for (int r = 0; r < n; r++)
+		for (int r = 0; r < n; r++) {
 			runs[r].where.interval = 0;
+			runs[r].where.summary = m->o->interval_ms && m->o->sep &&
+						!m->o->no_csv_summary;
+		}
 		print_runs(m, runs, n);
 	}
 	if (m->o->per_thread)
