@@ -82,6 +82,9 @@ ifneq ($(TARGET),host)
 PROGS := $(patsubst %.c,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.c examples/*.c bench/*.c)))
 # Whole programs in assembly, without the C library, of known size.
 ASM_PROGS := $(patsubst %.S,$(OUT)/bin/%,$(notdir $(wildcard tests/guest/*.S)))
+# A dynamic program and the library it dlopen()s after it starts
+# (tests/guest/dlopen/): pmuctl record must name a library mapped late.
+DLOPEN_PROGS := $(OUT)/bin/dlopen-work $(OUT)/lib/libdlopen-late.so
 endif
 
 # pmuctl: dynamic, since Debian ships libkmod as a shared library only
@@ -111,7 +114,7 @@ all: modules userland
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-userland: $(LIB_SHARED) $(LIB_STATIC) $(LIB_PC) $(PROGS) $(ASM_PROGS) $(PMUCTL)
+userland: $(LIB_SHARED) $(LIB_STATIC) $(LIB_PC) $(PROGS) $(ASM_PROGS) $(DLOPEN_PROGS) $(PMUCTL)
 
 guest-userland:
 	@$(MAKE) --no-print-directory TARGET=$(GUEST_ARCH) userland
@@ -161,6 +164,17 @@ $(OUT)/bin/%: %.c $(PROG_HDRS) $(LIB_STATIC)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ $< \
 		$(LIB_STATIC)
+
+# dlopen-work is dynamic, on the board's glibc (the guests have Debian's,
+# for pmuctl), and its library goes where the boards' loader finds the
+# project's libraries.
+$(OUT)/bin/dlopen-work: tests/guest/dlopen/dlopen-work.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+$(OUT)/lib/libdlopen-late.so: tests/guest/dlopen/libdlopen-late.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $<
 
 # armpmu-test: its main, tests/guest/armpmu-test.c, and a file a topic.
 ARMPMU_TEST_SRCS := tests/guest/armpmu-test.c $(wildcard tests/guest/armpmu/*.c)

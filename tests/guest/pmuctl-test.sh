@@ -3,23 +3,27 @@
 # (busybox sh, as root, armpmu loaded, pmuctl on PATH). Prints TAP; exits 1
 # if a test failed.
 #
-#   sh pmuctl-test.sh --cpu cortex-a7|cortex-a15|cortex-a53|cortex-a72 [--icount] [--perf]
+#   sh pmuctl-test.sh --cpu cortex-a7|cortex-a15|cortex-a53|cortex-a72 [--icount] [--perf [--hotspot]]
 #
 # --icount: QEMU counts exactly; stat's counts of a known loop are then
 # checked to the instruction.
 # --perf: Debian's perf is on the board (tools/pmu-vm --perf): pmuctl
 # record's files are held against perf report and perf script
 # (record-test.sh), and a board without perf fails.
+# --hotspot: Hotspot's parser is there too (tools/pmu-vm --hotspot): it
+# reads a pmuctl record file (record-test.sh), and a board without it fails.
 
-cpu='' icount='' perf=''
+cpu='' icount='' perf='' hotspot=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cpu) cpu=$2; shift 2 ;;
 	--icount) icount=1; shift ;;
 	--perf) perf=1; shift ;;
-	*) echo "usage: pmuctl-test.sh --cpu CPU [--icount] [--perf]" >&2; exit 2 ;;
+	--hotspot) hotspot=1; shift ;;
+	*) echo "usage: pmuctl-test.sh --cpu CPU [--icount] [--perf [--hotspot]]" >&2; exit 2 ;;
 	esac
 done
+[ -z "$hotspot" ] || [ -n "$perf" ] || { echo "pmuctl-test: --hotspot needs --perf" >&2; exit 2; }
 case $cpu in
 # exact: the user instructions exact-loop retires besides its loop (its
 # source says why); 32-bit ARM on the armhf boards, AArch64 on the others.

@@ -148,6 +148,70 @@ if [ -n "$perf" ]; then
 	check "root: perf's own recording gives work_b the larger share too ($pb, $pa)" \
 		awk -v a="$pa" -v b="$pb" 'BEGIN { exit !(a != "" && b + 0 > a + 0) }'
 	echo "# perf's checks took $(awk -v t="$rec_t0" '{ printf "%.1f", $1 - t }' /proc/uptime) s"
+
+	# A library dlopen()ed after the program starts (tests/guest/dlopen/):
+	# dlopen-work spends a third of its rounds in before_open, its own,
+	# then opens the library and spends the rest in its late_work. pmuctl
+	# record finds the library in a later look at /proc/PID/maps than the
+	# one that found the program: its MMAP2 is dated after the program's,
+	# and both reports name the library and late_work in their first row
+	# (a look at the start only would leave late_work's samples unnamed).
+	# rec_first PATTERN FILE: the first row of a report's table (the most
+	# samples) matches.
+	rec_first() { grep -E '^ +[0-9.]+%' "$2" | head -n 1 | grep -Eq -- "$1"; }
+	rec_t1=$(cut -d' ' -f1 /proc/uptime)
+	rec_lib='^( +[0-9.]+%)+ +libdlopen-late\.so +\[\.\] late_work$'
+	expect 0 'Captured and wrote' "lab: pmuctl record of a program that dlopen()s a library after it starts" \
+		as_lab "cd $rec && pmuctl record -F 1000 -o $rec/d.data -- dlopen-work /usr/local/lib/libdlopen-late.so 30000000"
+	as_lab "pmuctl report -i $rec/d.data --sort dso,sym" >"$rec/d-report.out" 2>&1
+	grep '%' "$rec/d-report.out" | head -n 3 | sed 's/^/#   /'
+	check "lab: pmuctl report's first row: the library's late_work" rec_first "$rec_lib" "$rec/d-report.out"
+	as_lab "perf report --stdio -i $rec/d.data --sort dso,sym" >"$rec/d-perf.out" 2>"$rec/perf.err"
+	check "lab: perf report of it: exit 0, nothing on stderr" rec_clean $? "$rec/perf.err"
+	check "  its first row: the library's late_work" rec_first "$rec_lib" "$rec/d-perf.out"
+	check "  and the program's before_open" \
+		grep -Eq '^( +[0-9.]+%)+ +dlopen-work +\[\.\] before_open$' "$rec/d-perf.out"
+	as_lab "perf script --show-mmap-events -F comm,tid,time,event,ip,sym,dso -i $rec/d.data" \
+		>"$rec/d-script.out" 2>"$rec/perf.err"
+	check "lab: perf script --show-mmap-events of it: exit 0, nothing on stderr" \
+		rec_clean $? "$rec/perf.err"
+	grep MMAP2 "$rec/d-script.out" | sed 's/^/#   /'
+	# The times of the program's MMAP2, the library's and late_work's first sample.
+	rec_times=$(awk '
+		{ for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = substr($i, 1, length($i) - 1); break } }
+		/ PERF_RECORD_MMAP2 .* \/usr\/local\/bin\/dlopen-work$/ && p == "" { p = t }
+		/ PERF_RECORD_MMAP2 .* \/usr\/local\/lib\/libdlopen-late\.so$/ && l == "" { l = t }
+		/ late_work(\+0x[0-9a-f]+)? \(\/usr\/local\/lib\/libdlopen-late\.so\)$/ && w == "" { w = t }
+		END { print p, l, w }' "$rec/d-script.out")
+	check "  the library's MMAP2 after the program's, and before late_work's first sample ($rec_times)" \
+		awk -v t="$rec_times" 'BEGIN { n = split(t, x, " "); exit !(n == 3 && x[1] < x[2] && x[2] <= x[3]) }'
+	echo "# the dlopen()ed library's checks took $(awk -v t="$rec_t1" '{ printf "%.1f", $1 - t }' /proc/uptime) s"
+
+	# Hotspot reads perf.data with its parser, hotspot-perfparser
+	# (pmuctl-test.sh --hotspot: bookworm's hotspot 1.3's), and draws its
+	# flame graph and per-function views from what the parser writes: its
+	# own stream, whose string table names each symbol and file. The
+	# parser reads the recording above as lab: exit 0, no error, late_work
+	# and its library named. On stderr it notes only a feature of the
+	# header that this version does not read at all ("N 0": CLOCKID and
+	# SAMPLE_TIME; of perf record's own files it notes SAMPLE_TIME too)
+	# and its buffering; an error it finds (an ELF file it cannot find,
+	# records out of time order) it writes there as well as in the stream.
+	if [ -n "$hotspot" ]; then
+		rec_t1=$(cut -d' ' -f1 /proc/uptime)
+		rec_pp=/usr/lib/aarch64-linux-gnu/libexec/hotspot-perfparser
+		check "Hotspot's parser is on the board (tools/pmu-vm --hotspot)" test -x "$rec_pp"
+		as_lab "$rec_pp --input $rec/d.data --output $rec/d.stream" >"$rec/pp.out" 2>"$rec/pp.err"
+		check "lab: hotspot-perfparser reads pmuctl record's file: exit 0" [ $? = 0 ]
+		sed 's/^/#   /' "$rec/pp.out" "$rec/pp.err"
+		check "  nothing on stderr but its notes of features it skips and of its buffering" \
+			rec_all '^(feature not properly read PerfHeader::[A-Z_]+ [0-9]+ 0|FINISHED_ROUND detected\. Switching to automatic buffering)$' \
+			"$rec/pp.err"
+		strings -a "$rec/d.stream" >"$rec/pp-strings.out" 2>&1
+		check "  its output names late_work and its library" \
+			sh -c "grep -q 'late_work\$' $rec/pp-strings.out && grep -q 'libdlopen-late\\.so' $rec/pp-strings.out"
+		echo "# hotspot-perfparser took $(awk -v t="$rec_t1" '{ printf "%.1f", $1 - t }' /proc/uptime) s"
+	fi
 fi
 
 # perf record's habit: the old file kept as FILE.old.
