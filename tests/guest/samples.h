@@ -98,6 +98,34 @@ static inline int collect_until_ended(int fd, struct records *r, int timeout_ms)
 	}
 }
 
+/* Whether @r holds a SAMPLE record (next_record, below, walks them). */
+static inline bool has_sample(const struct records *r);
+
+/*
+ * Reads until the ring has given a sample, or @timeout_ms passes without
+ * one (ETIMEDOUT), or sampling has ended (ENODATA).
+ */
+static inline int collect_until_sampled(int fd, struct records *r, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	uint64_t end = now_ns() + (uint64_t)timeout_ms * 1000000;
+	int err;
+
+	for (;;) {
+		err = drain_samples(fd, r);
+		if (err)
+			return err;
+		if (has_sample(r))
+			return 0;
+		if (r->last.flags & ARMPMU_SAMPLES_ENDED)
+			return ENODATA;
+		if (now_ns() > end)
+			return ETIMEDOUT;
+		if (poll(&pfd, 1, 20) < 0 && errno != EINTR)
+			return errno;
+	}
+}
+
 static inline void free_records(struct records *r)
 {
 	free(r->data);
@@ -116,6 +144,17 @@ static inline const struct armpmu_record *next_record(const struct records *r, s
 		return NULL;
 	*off += h->size;
 	return h;
+}
+
+static inline bool has_sample(const struct records *r)
+{
+	const struct armpmu_record *h;
+	size_t off = 0;
+
+	while ((h = next_record(r, &off)))
+		if (h->type == ARMPMU_RECORD_SAMPLE)
+			return true;
+	return false;
 }
 
 static inline const char *record_name(unsigned int type)
