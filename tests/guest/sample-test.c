@@ -226,7 +226,7 @@ static void record_child(const struct spec *sp)
 	if (write(go[1], "g", 1) != 1)
 		FAIL(errno, "go");
 	if (sp->until_sampled) {
-		err = collect_until_sampled(fd, &r, 20000);
+		err = collect_until(fd, &r, 20000, true);
 		if (err)
 			FAIL(err, "a first sample");
 		else if (write(until[1], "s", 1) != 1)
