@@ -2,7 +2,8 @@
 # armpmu's benchmark inside an emulated board (bench/run boots it): the
 # four parts of armpmu-bench, each in a process of its own.
 #
-#   sh ./guest.sh [--perf]      (root, in the folder with bench_userenr.ko)
+#   sh ./guest.sh [--perf]      (root, in the folder with bench_userenr.ko
+#                                and bench_tick.ko)
 #
 # 1. armpmu: the null system call and /dev/armpmu's operations, as lab,
 #    in the default mode (task mode: the file counts the calling thread);
@@ -10,7 +11,9 @@
 #    test-only module bench_userenr.ko opens the PMU to user mode (then
 #    unloaded);
 # 2b. samples: what one sample costs, armpmu's as lab (sample-bench
-#    armpmu) and perf's cpu-clock:u as root (sample-bench perf);
+#    armpmu) and perf's cpu-clock:u as root (sample-bench perf), then
+#    the floor of both, a timer tick that only re-arms, as root, while
+#    the test-only module bench_tick.ko is loaded (sample-bench tick);
 # 3. perf (--perf, arm64 boards): perf_event_open's reads, as lab, with
 #    perf_event_paranoid at -1 and no armpmu file open;
 # 4. switch: context switches, as lab, plain, with armpmu's probe hooked
@@ -41,6 +44,13 @@ else
 fi
 su lab -c 'sample-bench armpmu' || status=1
 sample-bench perf || status=1
+if insmod ./bench_tick.ko; then
+	sample-bench tick || status=1
+	rmmod bench_tick || status=1
+else
+	echo "bench: bench_tick.ko did not load" >&2
+	status=1
+fi
 if [ "$1" = --perf ]; then
 	sysctl -q -w kernel.perf_event_paranoid=-1 || status=1
 	su lab -c 'armpmu-bench perf' || status=1

@@ -10,10 +10,15 @@
  *   sample-bench perf      as root: the same loop plain, then sampled by
  *                          perf's cpu-clock:u every 100 us (IP, TID, TIME,
  *                          PERIOD into a mapped ring, as perf record's)
+ *   sample-bench tick      as root, with bench_tick.ko loaded (bench/tick):
+ *                          the same loop plain, then interrupted every
+ *                          100 us by a per-CPU timer of the kind armpmu
+ *                          samples with that only re-arms itself: the
+ *                          floor of any sample one timer interrupt takes
  *
  * Plain and sampled runs take turns (a kernel busy for a while after boot,
  * as 6.12's crypto self-tests are, then weighs on both alike); each figure
- * is the least of RUNS pairs; a sample's cost is the sampled run's extra
+ * is the least of RUNS pairs (the tick's: TICK_RUNS); a sample's cost is the sampled run's extra
  * time over the samples it took (READ_SAMPLES' recorded, perf's ring's
  * SAMPLE records). The time is the wall clock's, so a run during which
  * another thread took the CPU (an involuntary switch: getrusage's
@@ -44,6 +49,8 @@
 #define PERIOD_NS	100000ULL
 #define LOOP_ITERS	20000000UL	/* 40 M instructions: about 400 samples */
 #define RUNS		8
+/* The empty tick's pairs: fewer, for make check's time (about 2 s less each). */
+#define TICK_RUNS	4
 #define TRIES		(8 * RUNS)
 #define RING_BYTES	(256U << 10)
 #define PERF_PAGES	64
@@ -79,24 +86,40 @@ static long switched_out(void)
 	return getrusage(RUSAGE_THREAD, &ru) ? -1 : ru.ru_nivcsw;
 }
 
+static int by_ioctl(int fd, unsigned long req)
+{
+	return ioctl(fd, req, 0) < 0 ? -1 : 0;
+}
+
+/* bench_tick's period_ns parameter, open as @fd: @ns (0 stops the ticks). */
+static int by_param(int fd, unsigned long ns)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%lu\n", ns);
+
+	return pwrite(fd, buf, (size_t)len, 0) == len ? 0 : -1;
+}
+
 /*
- * The loop's time between the ioctls @on and @off (START/STOP, or
- * perf's): 0 if one failed, UINT64_MAX if another thread took the CPU
+ * The loop's time between @ctl(@fd, @on) and @ctl(@fd, @off) (START and
+ * STOP, perf's ENABLE and DISABLE, or bench_tick's period and 0; none if
+ * @fd < 0): 0 if one failed, UINT64_MAX if another thread took the CPU
  * meanwhile.
  */
-static uint64_t timed(int fd, unsigned long on, unsigned long off)
+static uint64_t timed(int (*ctl)(int, unsigned long), int fd, unsigned long on,
+		      unsigned long off)
 {
 	uint64_t t0, t1;
 	long sw0, sw1;
 
-	if (fd >= 0 && ioctl(fd, on, 0) < 0)
+	if (fd >= 0 && ctl(fd, on))
 		return 0;
 	sw0 = switched_out();
 	t0 = now_ns();
 	spin(LOOP_ITERS);
 	t1 = now_ns();
 	sw1 = switched_out();
-	if (fd >= 0 && ioctl(fd, off, 0) < 0)
+	if (fd >= 0 && ctl(fd, off))
 		return 0;
 	return sw0 < 0 || sw1 != sw0 ? UINT64_MAX : t1 - t0;
 }
@@ -123,9 +146,10 @@ static int pair(const char *op, uint64_t plain, uint64_t sampled, uint64_t got,
 	return 1;
 }
 
-static int report(const char *op, int pairs, uint64_t plain, uint64_t sampled, uint64_t n)
+static int report(const char *op, int runs, int pairs, uint64_t plain, uint64_t sampled,
+		  uint64_t n)
 {
-	if (pairs < RUNS) {
+	if (pairs < runs) {
 		fprintf(stderr, "sample-bench: %s: %d undisturbed pairs of runs in %d\n", op, pairs,
 			TRIES);
 		return 1;
@@ -137,7 +161,7 @@ static int report(const char *op, int pairs, uint64_t plain, uint64_t sampled, u
 		return 1;
 	}
 	printf("@bench %s %.0f n=%llu batches=%d\n", op, (double)(sampled - plain) / (double)n,
-	       (unsigned long long)n, RUNS);
+	       (unsigned long long)n, runs);
 	return 0;
 }
 
@@ -166,13 +190,13 @@ static int bench_armpmu(void)
 	for (i = 0; i < TRIES && pairs < RUNS; i++) {
 		if (ioctl(fd, ARMPMU_IOC_SET_SAMPLING, &(struct armpmu_sampling){ 0 }) < 0)
 			return fail("SET_SAMPLING off");
-		p = timed(fd, ARMPMU_IOC_START, ARMPMU_IOC_STOP);
+		p = timed(by_ioctl, fd, ARMPMU_IOC_START, ARMPMU_IOC_STOP);
 		if (!p)
 			return fail("START or STOP");
 		/* A new ring each run: its tallies count this run's samples. */
 		if (ioctl(fd, ARMPMU_IOC_SET_SAMPLING, &sm) < 0)
 			return fail("SET_SAMPLING");
-		t = timed(fd, ARMPMU_IOC_START, ARMPMU_IOC_STOP);
+		t = timed(by_ioctl, fd, ARMPMU_IOC_START, ARMPMU_IOC_STOP);
 		memset(&b.hdr, 0, sizeof(b.hdr));
 		b.hdr.size = sizeof(b.room);
 		if (!t || ioctl(fd, ARMPMU_IOC_READ_SAMPLES, &b) < 0)
@@ -183,7 +207,7 @@ static int bench_armpmu(void)
 		pairs += pair("armpmu_sample", p, t, b.hdr.recorded, &plain, &sampled, &n);
 	}
 	close(fd);
-	return report("armpmu_sample", pairs, plain, sampled, n);
+	return report("armpmu_sample", RUNS, pairs, plain, sampled, n);
 }
 
 /* The SAMPLE records in perf's ring since @tail. */
@@ -228,8 +252,8 @@ static int bench_perf(void)
 	if (pg == MAP_FAILED)
 		return fail("mmap perf's ring");
 	for (i = 0; i < TRIES && pairs < RUNS; i++) {
-		p = timed(-1, 0, 0);
-		t = timed(fd, PERF_EVENT_IOC_ENABLE, PERF_EVENT_IOC_DISABLE);
+		p = timed(by_ioctl, -1, 0, 0);
+		t = timed(by_ioctl, fd, PERF_EVENT_IOC_ENABLE, PERF_EVENT_IOC_DISABLE);
 		got = perf_samples(pg);
 		if (!t)
 			return fail("perf's ENABLE or DISABLE");
@@ -237,7 +261,33 @@ static int bench_perf(void)
 	}
 	munmap(pg, len);
 	close(fd);
-	return report("perf_sample", pairs, plain, sampled, n);
+	return report("perf_sample", RUNS, pairs, plain, sampled, n);
+}
+
+#define TICK_PARAMS	"/sys/module/bench_tick/parameters/"
+
+static int bench_tick(void)
+{
+	uint64_t plain = UINT64_MAX, ticked = UINT64_MAX, p, t, n = 0;
+	int fd = open(TICK_PARAMS "period_ns", O_WRONLY | O_CLOEXEC), ticks, pairs = 0, i;
+	char buf[32];
+	ssize_t len;
+
+	ticks = open(TICK_PARAMS "ticks", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || ticks < 0)
+		return fail("open bench_tick's parameters (is bench_tick.ko loaded?)");
+	for (i = 0; i < TRIES && pairs < TICK_RUNS; i++) {
+		p = timed(by_param, -1, 0, 0);
+		t = timed(by_param, fd, PERIOD_NS, 0);
+		len = pread(ticks, buf, sizeof(buf) - 1, 0);
+		if (!t || len <= 0)
+			return fail("a ticked run");
+		buf[len] = '\0';
+		pairs += pair("empty_tick", p, t, strtoull(buf, NULL, 10), &plain, &ticked, &n);
+	}
+	close(ticks);
+	close(fd);
+	return report("empty_tick", TICK_RUNS, pairs, plain, ticked, n);
 }
 
 int main(int argc, char **argv)
@@ -246,6 +296,8 @@ int main(int argc, char **argv)
 		return bench_armpmu();
 	if (argc == 2 && !strcmp(argv[1], "perf"))
 		return bench_perf();
-	fprintf(stderr, "usage: sample-bench armpmu|perf\n");
+	if (argc == 2 && !strcmp(argv[1], "tick"))
+		return bench_tick();
+	fprintf(stderr, "usage: sample-bench armpmu|perf|tick\n");
 	return 2;
 }

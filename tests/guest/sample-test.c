@@ -36,6 +36,8 @@
 #define THREADS		4
 
 static bool icount, compat;
+/* The worker's end of spec.until_sampled's pipe: a byte says it was sampled. */
+static int sampled_fd = -1;
 
 /* ---- the recorded program ---- */
 
@@ -67,8 +69,17 @@ static void *thread_work(void *arg)
 	return NULL;
 }
 
+/* Whether the recorder has said the worker was sampled (always, if it will not, or after 30 s). */
+static bool sampled(uint64_t deadline)
+{
+	char c;
+
+	return sampled_fd < 0 || read(sampled_fd, &c, 1) == 1 || now_ns() > deadline;
+}
+
 static int work(const char *what, unsigned long n)
 {
+	uint64_t deadline = now_ns() + 30000000000ULL;
 	pthread_t t[THREADS];
 	char arg[32];
 	pid_t pid;
@@ -94,8 +105,14 @@ static int work(const char *what, unsigned long n)
 			waitpid(pid, NULL, 0);
 		work_a(n);
 	} else if (!strcmp(what, "suid")) {
-		/* Sampled here, then let go at the exec of a set-user-ID program. */
-		work_a(n);
+		/*
+		 * Sampled here, then let go at the exec of a set-user-ID
+		 * program; with spec.until_sampled, not before a sample of it
+		 * was read.
+		 */
+		do
+			work_a(n);
+		while (!sampled(deadline));
 		snprintf(arg, sizeof(arg), "%lu", n);
 		execl(SUID_PROG, "sample-suid", "--work", "spin", arg, (char *)NULL);
 		return 127;
@@ -130,6 +147,13 @@ struct spec {
 	__u32 ring;
 	__u32 flags;		/* ARMPMU_SAMPLING_* */
 	bool read_after;	/* take the records only once the worker is done */
+	/*
+	 * The worker (suid) works on until a sample of it was read: without
+	 * icount a thread's ticks are QEMU's timer interrupts, which a busy
+	 * host delivers late, many while the thread is in the kernel, where
+	 * a user-mode file records nothing (seen: none in 1M rounds of work).
+	 */
+	bool until_sampled;
 	enum guest_user who;
 };
 
@@ -162,7 +186,7 @@ static void record_child(const struct spec *sp)
 	struct armpmu_attach at = { 0 };
 	struct records r = { 0 };
 	__u32 kflags = sp->flags & ARMPMU_SAMPLING_KERNEL ? 0 : EXCL_K;
-	int go[2], fd = -1, err, status;
+	int go[2], until[2] = { -1, -1 }, fd = -1, err, status;
 	pid_t pid;
 
 	/* Dumpable again after the change of IDs, as a login's processes are. */
@@ -174,7 +198,15 @@ static void record_child(const struct spec *sp)
 		FAIL(errno, "pipe");
 		return;
 	}
+	if (sp->until_sampled && pipe2(until, O_CLOEXEC | O_NONBLOCK)) {
+		FAIL(errno, "pipe");
+		return;
+	}
+	sampled_fd = until[0];
 	pid = start_worker(sp, go[0]);
+	sampled_fd = -1;
+	if (until[0] >= 0)
+		close(until[0]);
 	sh->worker = pid;
 	at.tid = (__u32)pid;
 	at.flags = sp->attach;
@@ -193,6 +225,13 @@ static void record_child(const struct spec *sp)
 	}
 	if (write(go[1], "g", 1) != 1)
 		FAIL(errno, "go");
+	if (sp->until_sampled) {
+		err = collect_until(fd, &r, 20000, true);
+		if (err)
+			FAIL(err, "a first sample");
+		else if (write(until[1], "s", 1) != 1)
+			FAIL(errno, "sampled");
+	}
 	if (sp->read_after) {
 		waitpid(pid, &status, 0);
 		err = collect_until_ended(fd, &r, 20000);
@@ -216,6 +255,8 @@ static void record_child(const struct spec *sp)
 	memcpy(sh->data, r.data, sh->len);
 	free_records(&r);
 	dev_close(&fd);
+	if (until[1] >= 0)
+		close(until[1]);
 }
 
 /* Records @sp as its user; false (a failed test) if that did not work. */
@@ -486,7 +527,7 @@ static void test_let_go(void)
 {
 	struct spec sp = {
 		.work = "suid", .n = icount ? 2000000 : 1000000,
-		.attach = 0, .ring = 1 << 18, .who = AS_LAB,
+		.attach = 0, .ring = 1 << 18, .until_sampled = true, .who = AS_LAB,
 	};
 	struct tally t;
 	int err;

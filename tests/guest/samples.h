@@ -75,11 +75,16 @@ static inline int drain_samples(int fd, struct records *r)
 	return err;
 }
 
+/* Whether @r holds a SAMPLE record (next_record, below, walks them). */
+static inline bool has_sample(const struct records *r);
+
 /*
  * Reads as poll(2) says there is something, until the ring says sampling
- * has ended and it is empty, or @timeout_ms passes without it.
+ * has ended and it is empty (@first_sample: until it has given a sample,
+ * ENODATA if sampling ends first), or @timeout_ms passes without it
+ * (ETIMEDOUT).
  */
-static inline int collect_until_ended(int fd, struct records *r, int timeout_ms)
+static inline int collect_until(int fd, struct records *r, int timeout_ms, bool first_sample)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	uint64_t end = now_ns() + (uint64_t)timeout_ms * 1000000;
@@ -89,6 +94,10 @@ static inline int collect_until_ended(int fd, struct records *r, int timeout_ms)
 		err = drain_samples(fd, r);
 		if (err)
 			return err;
+		if (first_sample && has_sample(r))
+			return 0;
+		if ((r->last.flags & ARMPMU_SAMPLES_ENDED) && first_sample)
+			return ENODATA;
 		if ((r->last.flags & ARMPMU_SAMPLES_ENDED) && !r->last.pending)
 			return 0;
 		if (now_ns() > end)
@@ -96,6 +105,11 @@ static inline int collect_until_ended(int fd, struct records *r, int timeout_ms)
 		if (poll(&pfd, 1, 20) < 0 && errno != EINTR)
 			return errno;
 	}
+}
+
+static inline int collect_until_ended(int fd, struct records *r, int timeout_ms)
+{
+	return collect_until(fd, r, timeout_ms, false);
 }
 
 static inline void free_records(struct records *r)
@@ -116,6 +130,17 @@ static inline const struct armpmu_record *next_record(const struct records *r, s
 		return NULL;
 	*off += h->size;
 	return h;
+}
+
+static inline bool has_sample(const struct records *r)
+{
+	const struct armpmu_record *h;
+	size_t off = 0;
+
+	while ((h = next_record(r, &off)))
+		if (h->type == ARMPMU_RECORD_SAMPLE)
+			return true;
+	return false;
 }
 
 static inline const char *record_name(unsigned int type)
