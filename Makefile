@@ -178,6 +178,13 @@ $(OUT)/bin/task-test: $(TASK_TEST_SRCS) $(wildcard tests/guest/task/*.h) $(PROG_
 	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
 		$(TASK_TEST_SRCS) $(LIB_STATIC)
 
+# fuzz: likewise, its themes in tests/guest/fuzz/.
+FUZZ_SRCS := tests/guest/fuzz.c $(wildcard tests/guest/fuzz/*.c)
+$(OUT)/bin/fuzz: $(FUZZ_SRCS) $(wildcard tests/guest/fuzz/*.h) $(PROG_HDRS) $(LIB_STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
+		$(FUZZ_SRCS) $(LIB_STATIC)
+
 # libpmudev-test: likewise, its topics in tests/guest/libpmudev/.
 LIBPMUDEV_TEST_SRCS := tests/guest/libpmudev-test.c $(wildcard tests/guest/libpmudev/*.c)
 $(OUT)/bin/libpmudev-test: $(LIBPMUDEV_TEST_SRCS) $(wildcard tests/guest/libpmudev/*.h) \
