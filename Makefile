@@ -185,6 +185,14 @@ $(OUT)/bin/fuzz: $(FUZZ_SRCS) $(wildcard tests/guest/fuzz/*.h) $(PROG_HDRS) $(LI
 	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
 		$(FUZZ_SRCS) $(LIB_STATIC)
 
+# badinput-test: likewise, its themes in tests/guest/badinput/.
+BADINPUT_TEST_SRCS := tests/guest/badinput-test.c $(wildcard tests/guest/badinput/*.c)
+$(OUT)/bin/badinput-test: $(BADINPUT_TEST_SRCS) $(wildcard tests/guest/badinput/*.h) \
+		$(PROG_HDRS) $(LIB_STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
+		$(BADINPUT_TEST_SRCS) $(LIB_STATIC)
+
 # libpmudev-test: likewise, its topics in tests/guest/libpmudev/.
 LIBPMUDEV_TEST_SRCS := tests/guest/libpmudev-test.c $(wildcard tests/guest/libpmudev/*.c)
 $(OUT)/bin/libpmudev-test: $(LIBPMUDEV_TEST_SRCS) $(wildcard tests/guest/libpmudev/*.h) \
