@@ -193,6 +193,14 @@ $(OUT)/bin/badinput-test: $(BADINPUT_TEST_SRCS) $(wildcard tests/guest/badinput/
 	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
 		$(BADINPUT_TEST_SRCS) $(LIB_STATIC)
 
+# isolation-test: likewise, its attacks in tests/guest/isolation/.
+ISOLATION_TEST_SRCS := tests/guest/isolation-test.c $(wildcard tests/guest/isolation/*.c)
+$(OUT)/bin/isolation-test: $(ISOLATION_TEST_SRCS) $(wildcard tests/guest/isolation/*.h) \
+		$(PROG_HDRS) $(LIB_STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
+		$(ISOLATION_TEST_SRCS) $(LIB_STATIC)
+
 # libpmudev-test: likewise, its topics in tests/guest/libpmudev/.
 LIBPMUDEV_TEST_SRCS := tests/guest/libpmudev-test.c $(wildcard tests/guest/libpmudev/*.c)
 $(OUT)/bin/libpmudev-test: $(LIBPMUDEV_TEST_SRCS) $(wildcard tests/guest/libpmudev/*.h) \
