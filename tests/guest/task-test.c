@@ -37,6 +37,7 @@ static unsigned int num_counters;
 bool task_icount;
 unsigned int task_num_counters;
 
+/* What a child measured as another user, for the parent to check. */
 struct own_counts {
 	int err, info_err;
 	struct armpmu_counts empty, a, b;
@@ -194,6 +195,7 @@ static void test_two_counting(void)
 		  "%d of 2 were right", ok);
 }
 
+/* The errors of ATTACH and BIND, as root and as lab. */
 static void test_rules(void)
 {
 	struct armpmu_attach at = { 0 };

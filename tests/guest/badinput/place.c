@@ -6,6 +6,7 @@
  */
 #include "common.h"
 
+/* An address in the kernel's own mapping (linear map or kernel image). */
 void *kernel_address(void)
 {
 	if (sizeof(void *) == 8)

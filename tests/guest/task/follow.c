@@ -43,7 +43,7 @@ static void *work(void *arg)
  * test_follow's threads, one by one: the attached thread, the 4 workers in
  * the order they were created and the child, each with its own tid; their
  * counts, cycles and times add up to the file's exactly, whatever the
- * scheduler did. Under task_icount each worker's count differs from the one
+ * scheduler did. Under icount each worker's count differs from the one
  * before by exactly its extra loops, and the child counts its 5 loops.
  */
 static void check_followed_threads(int fd, const struct armpmu_counts *c,
@@ -96,13 +96,13 @@ static void check_followed_threads(int fd, const struct armpmu_counts *c,
 		  (ull)c->cycles, (ull)enabled, (ull)c->time_enabled, (ull)l.hdr.task_clock);
 	if (task_icount)
 		tap_check(!err && exact,
-			  "task_icount: each thread counted exactly its own loops",
+			  "icount: each thread counted exactly its own loops",
 			  "%s: see the threads above", tap_errname(err));
 }
 
 /*
  * FOLLOW: threads and a child created after ATTACH are counted too, into
- * the same totals, each on whatever CPU it runs. Without task_icount, nothing is
+ * the same totals, each on whatever CPU it runs. Without icount, nothing is
  * counted twice: QEMU's cycle counter runs at 1 GHz of host time, so the
  * user cycles of all threads fit in the time that passed times the CPUs.
  */
@@ -223,9 +223,9 @@ void test_attach_other(void)
 			  (ull)(big.events[0] - small.events[0]), LOOP_INSNS_PER_ITER * 2 * SPIN);
 	else
 		/*
-		 * Without task_icount CPU_CYCLES is host time: a host that stalls the
+		 * Without icount CPU_CYCLES is host time: a host that stalls the
 		 * short child can make it outlast the long one, so only the
-		 * task_icount lanes compare the two.
+		 * icount lanes compare the two.
 		 */
 		tap_check(!err && small.events[0] > 0 && big.events[0] > 0 &&
 			  small.time_running > 0 && big.time_running > 0 &&

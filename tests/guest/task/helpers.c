@@ -22,7 +22,7 @@
 #include "../users.h"
 #include "task.h"
 
-/* The event that counts user-mode work on this board: exactly, with task_icount. */
+/* The event that counts user-mode work on this board: exactly, with icount. */
 __u32 work_event(void)
 {
 	return task_icount ? ARMPMU_EV_INST_RETIRED : ARMPMU_EV_CPU_CYCLES;
