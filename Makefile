@@ -162,52 +162,21 @@ $(OUT)/bin/%: %.c $(PROG_HDRS) $(LIB_STATIC)
 	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ $< \
 		$(LIB_STATIC)
 
-# armpmu-test: its main, tests/guest/armpmu-test.c, and a file a topic.
-ARMPMU_TEST_SRCS := tests/guest/armpmu-test.c $(wildcard tests/guest/armpmu/*.c)
-$(OUT)/bin/armpmu-test: $(ARMPMU_TEST_SRCS) $(wildcard tests/guest/armpmu/*.h) $(PROG_HDRS) \
-		$(LIB_STATIC)
-	@mkdir -p $(@D)
-	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
-		$(ARMPMU_TEST_SRCS) $(LIB_STATIC)
-
-# task-test: likewise, its topics in tests/guest/task/.
-TASK_TEST_SRCS := tests/guest/task-test.c $(wildcard tests/guest/task/*.c)
-$(OUT)/bin/task-test: $(TASK_TEST_SRCS) $(wildcard tests/guest/task/*.h) $(PROG_HDRS) \
-		$(LIB_STATIC)
-	@mkdir -p $(@D)
-	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
-		$(TASK_TEST_SRCS) $(LIB_STATIC)
-
-# fuzz: likewise, its themes in tests/guest/fuzz/.
-FUZZ_SRCS := tests/guest/fuzz.c $(wildcard tests/guest/fuzz/*.c)
-$(OUT)/bin/fuzz: $(FUZZ_SRCS) $(wildcard tests/guest/fuzz/*.h) $(PROG_HDRS) $(LIB_STATIC)
-	@mkdir -p $(@D)
-	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
-		$(FUZZ_SRCS) $(LIB_STATIC)
-
-# badinput-test: likewise, its themes in tests/guest/badinput/.
-BADINPUT_TEST_SRCS := tests/guest/badinput-test.c $(wildcard tests/guest/badinput/*.c)
-$(OUT)/bin/badinput-test: $(BADINPUT_TEST_SRCS) $(wildcard tests/guest/badinput/*.h) \
-		$(PROG_HDRS) $(LIB_STATIC)
-	@mkdir -p $(@D)
-	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
-		$(BADINPUT_TEST_SRCS) $(LIB_STATIC)
-
-# isolation-test: likewise, its attacks in tests/guest/isolation/.
-ISOLATION_TEST_SRCS := tests/guest/isolation-test.c $(wildcard tests/guest/isolation/*.c)
-$(OUT)/bin/isolation-test: $(ISOLATION_TEST_SRCS) $(wildcard tests/guest/isolation/*.h) \
-		$(PROG_HDRS) $(LIB_STATIC)
-	@mkdir -p $(@D)
-	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
-		$(ISOLATION_TEST_SRCS) $(LIB_STATIC)
-
-# libpmudev-test: likewise, its topics in tests/guest/libpmudev/.
-LIBPMUDEV_TEST_SRCS := tests/guest/libpmudev-test.c $(wildcard tests/guest/libpmudev/*.c)
-$(OUT)/bin/libpmudev-test: $(LIBPMUDEV_TEST_SRCS) $(wildcard tests/guest/libpmudev/*.h) \
-		$(PROG_HDRS) $(LIB_STATIC)
-	@mkdir -p $(@D)
-	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
-		$(LIBPMUDEV_TEST_SRCS) $(LIB_STATIC)
+# Test programs of many files: the main, tests/guest/PROG.c, and a file a
+# topic in tests/guest/DIR/ (with the header they share).
+define split_prog
+$(1)_SRCS := tests/guest/$(1).c $$(wildcard tests/guest/$(2)/*.c)
+$$(OUT)/bin/$(1): $$($(1)_SRCS) $$(wildcard tests/guest/$(2)/*.h) $$(PROG_HDRS) $$(LIB_STATIC)
+	@mkdir -p $$(@D)
+	$$(CC) $$(USER_CPPFLAGS) $$(CPPFLAGS) $$(USER_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -static -o $$@ \
+		$$($(1)_SRCS) $$(LIB_STATIC)
+endef
+$(eval $(call split_prog,armpmu-test,armpmu))
+$(eval $(call split_prog,task-test,task))
+$(eval $(call split_prog,libpmudev-test,libpmudev))
+$(eval $(call split_prog,fuzz,fuzz))
+$(eval $(call split_prog,badinput-test,badinput))
+$(eval $(call split_prog,isolation-test,isolation))
 
 # ---- the Python module ----
 
