@@ -176,29 +176,21 @@ $(OUT)/lib/libdlopen-late.so: tests/guest/dlopen/libdlopen-late.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $<
 
-# armpmu-test: its main, tests/guest/armpmu-test.c, and a file a topic.
-ARMPMU_TEST_SRCS := tests/guest/armpmu-test.c $(wildcard tests/guest/armpmu/*.c)
-$(OUT)/bin/armpmu-test: $(ARMPMU_TEST_SRCS) $(wildcard tests/guest/armpmu/*.h) $(PROG_HDRS) \
-		$(LIB_STATIC)
-	@mkdir -p $(@D)
-	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
-		$(ARMPMU_TEST_SRCS) $(LIB_STATIC)
-
-# task-test: likewise, its topics in tests/guest/task/.
-TASK_TEST_SRCS := tests/guest/task-test.c $(wildcard tests/guest/task/*.c)
-$(OUT)/bin/task-test: $(TASK_TEST_SRCS) $(wildcard tests/guest/task/*.h) $(PROG_HDRS) \
-		$(LIB_STATIC)
-	@mkdir -p $(@D)
-	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
-		$(TASK_TEST_SRCS) $(LIB_STATIC)
-
-# libpmudev-test: likewise, its topics in tests/guest/libpmudev/.
-LIBPMUDEV_TEST_SRCS := tests/guest/libpmudev-test.c $(wildcard tests/guest/libpmudev/*.c)
-$(OUT)/bin/libpmudev-test: $(LIBPMUDEV_TEST_SRCS) $(wildcard tests/guest/libpmudev/*.h) \
-		$(PROG_HDRS) $(LIB_STATIC)
-	@mkdir -p $(@D)
-	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $(CFLAGS) $(LDFLAGS) -static -o $@ \
-		$(LIBPMUDEV_TEST_SRCS) $(LIB_STATIC)
+# Test programs of many files: the main, tests/guest/PROG.c, and a file a
+# topic in tests/guest/DIR/ (with the header they share).
+define split_prog
+$(1)_SRCS := tests/guest/$(1).c $$(wildcard tests/guest/$(2)/*.c)
+$$(OUT)/bin/$(1): $$($(1)_SRCS) $$(wildcard tests/guest/$(2)/*.h) $$(PROG_HDRS) $$(LIB_STATIC)
+	@mkdir -p $$(@D)
+	$$(CC) $$(USER_CPPFLAGS) $$(CPPFLAGS) $$(USER_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -static -o $$@ \
+		$$($(1)_SRCS) $$(LIB_STATIC)
+endef
+$(eval $(call split_prog,armpmu-test,armpmu))
+$(eval $(call split_prog,task-test,task))
+$(eval $(call split_prog,libpmudev-test,libpmudev))
+$(eval $(call split_prog,fuzz,fuzz))
+$(eval $(call split_prog,badinput-test,badinput))
+$(eval $(call split_prog,isolation-test,isolation))
 
 # ---- the Python module ----
 

@@ -15,7 +15,6 @@
 #include "../checks.h"
 #include "task.h"
 
-#define EXCL_K		ARMPMU_EXCLUDE_KERNEL
 #define EXCL_U		ARMPMU_EXCLUDE_USER
 #define LOOP_PROG	"/usr/local/bin/exact-loop"
 #define LOOP_ARGC	10
@@ -38,11 +37,6 @@ static unsigned long long loop_insns(void)
 	bool a64 = !uname(&u) && strcmp(u.machine, "aarch64") == 0;
 
 	return 2ULL * 100000 * LOOP_ARGC + (a64 ? 7 : 6);
-}
-
-static __u32 work_event(void)
-{
-	return task_icount ? ARMPMU_EV_INST_RETIRED : ARMPMU_EV_CPU_CYCLES;
 }
 
 static void exec_loop(void *unused)
