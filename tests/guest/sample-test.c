@@ -36,8 +36,12 @@
 #define THREADS		4
 
 static bool icount, compat;
-/* The worker's end of spec.until_sampled's pipe: a byte says it was sampled. */
-static int sampled_fd = -1;
+/*
+ * spec.until_sampled's pipe: the worker's threads read its end, the
+ * recorder closes its own when they were sampled (an end of file that
+ * every reader sees), and the worker closes its copy of that end.
+ */
+static int sampled_fd = -1, sampled_by_recorder = -1;
 
 /* ---- the recorded program ---- */
 
@@ -63,23 +67,32 @@ __attribute__((noinline, section("sample_work_b"))) void work_b(unsigned long n)
 extern const char __start_sample_work_a[], __stop_sample_work_a[];
 extern const char __start_sample_work_b[], __stop_sample_work_b[];
 
-static void *thread_work(void *arg)
-{
-	work_a((unsigned long)arg);
-	return NULL;
-}
-
 /* Whether the recorder has said the worker was sampled (always, if it will not, or after 30 s). */
 static bool sampled(uint64_t deadline)
 {
 	char c;
 
-	return sampled_fd < 0 || read(sampled_fd, &c, 1) == 1 || now_ns() > deadline;
+	return sampled_fd < 0 || read(sampled_fd, &c, 1) >= 0 || now_ns() > deadline;
+}
+
+/* @n rounds of @fn, again until the recorder says it was sampled. */
+static void work_until_sampled(void (*fn)(unsigned long), unsigned long n)
+{
+	uint64_t deadline = now_ns() + 30000000000ULL;
+
+	do
+		fn(n);
+	while (!sampled(deadline));
+}
+
+static void *thread_work(void *arg)
+{
+	work_until_sampled(work_a, (unsigned long)arg);
+	return NULL;
 }
 
 static int work(const char *what, unsigned long n)
 {
-	uint64_t deadline = now_ns() + 30000000000ULL;
 	pthread_t t[THREADS];
 	char arg[32];
 	pid_t pid;
@@ -96,23 +109,22 @@ static int work(const char *what, unsigned long n)
 				return 1;
 		pid = fork();
 		if (pid == 0) {
-			work_b(n);
+			work_until_sampled(work_b, n);
 			_exit(0);
 		}
+		/* Before the joins: the threads wait for a sample of this one too. */
+		work_until_sampled(work_a, n);
 		for (i = 0; i < THREADS; i++)
 			pthread_join(t[i], NULL);
 		if (pid > 0)
 			waitpid(pid, NULL, 0);
-		work_a(n);
 	} else if (!strcmp(what, "suid")) {
 		/*
 		 * Sampled here, then let go at the exec of a set-user-ID
 		 * program; with spec.until_sampled, not before a sample of it
 		 * was read.
 		 */
-		do
-			work_a(n);
-		while (!sampled(deadline));
+		work_until_sampled(work_a, n);
 		snprintf(arg, sizeof(arg), "%lu", n);
 		execl(SUID_PROG, "sample-suid", "--work", "spin", arg, (char *)NULL);
 		return 127;
@@ -148,10 +160,11 @@ struct spec {
 	__u32 flags;		/* ARMPMU_SAMPLING_* */
 	bool read_after;	/* take the records only once the worker is done */
 	/*
-	 * The worker (suid) works on until a sample of it was read: without
-	 * icount a thread's ticks are QEMU's timer interrupts, which a busy
-	 * host delivers late, many while the thread is in the kernel, where
-	 * a user-mode file records nothing (seen: none in 1M rounds of work).
+	 * The worker (suid; threads: each of its threads and its child) works
+	 * on until a sample of it was read: without icount a thread's ticks
+	 * are QEMU's timer interrupts, which a busy host delivers late, many
+	 * while the thread is in the kernel, where a user-mode file records
+	 * nothing (seen: none in 1M rounds of work).
 	 */
 	bool until_sampled;
 	enum guest_user who;
@@ -171,6 +184,8 @@ static pid_t start_worker(const struct spec *sp, int go)
 
 	if (pid)
 		return pid;
+	if (sampled_by_recorder >= 0)
+		close(sampled_by_recorder);
 	if (read(go, &c, 1) != 1)
 		_exit(3);
 	if (sp->exec) {
@@ -179,6 +194,31 @@ static pid_t start_worker(const struct spec *sp, int go)
 		_exit(127);
 	}
 	_exit(work(sp->work, sp->n));
+}
+
+/* Has every thread of @r's FORK records, and the worker *@arg, a sample? */
+static bool all_sampled(const struct records *r, const void *arg)
+{
+	__u32 worker = *(const __u32 *)arg;
+	const struct armpmu_record *h, *s;
+	size_t off = 0, at;
+	unsigned int forks = 0, sampled = 0;
+	bool worker_sampled = false;
+
+	while ((h = next_record(r, &off))) {
+		if (h->type == ARMPMU_RECORD_SAMPLE && h->tid == worker)
+			worker_sampled = true;
+		if (h->type != ARMPMU_RECORD_FORK)
+			continue;
+		forks++;
+		at = 0;
+		while ((s = next_record(r, &at)))
+			if (s->type == ARMPMU_RECORD_SAMPLE && s->tid == h->tid) {
+				sampled++;
+				break;
+			}
+	}
+	return worker_sampled && forks == THREADS + 1 && sampled == forks;
 }
 
 static void record_child(const struct spec *sp)
@@ -203,8 +243,9 @@ static void record_child(const struct spec *sp)
 		return;
 	}
 	sampled_fd = until[0];
+	sampled_by_recorder = until[1];
 	pid = start_worker(sp, go[0]);
-	sampled_fd = -1;
+	sampled_fd = sampled_by_recorder = -1;
 	if (until[0] >= 0)
 		close(until[0]);
 	sh->worker = pid;
@@ -226,11 +267,15 @@ static void record_child(const struct spec *sp)
 	if (write(go[1], "g", 1) != 1)
 		FAIL(errno, "go");
 	if (sp->until_sampled) {
-		err = collect_until(fd, &r, 20000, true);
+		__u32 worker = (__u32)pid;
+
+		err = collect_until(fd, &r, 20000,
+				    strcmp(sp->work, "threads") ? has_sample : all_sampled, &worker);
 		if (err)
-			FAIL(err, "a first sample");
-		else if (write(until[1], "s", 1) != 1)
-			FAIL(errno, "sampled");
+			FAIL(err, "a first sample of each thread");
+		/* The end of file that every thread of the worker sees. */
+		close(until[1]);
+		until[1] = -1;
 	}
 	if (sp->read_after) {
 		waitpid(pid, &status, 0);
@@ -492,7 +537,8 @@ static void test_follow(void)
 {
 	struct spec sp = {
 		.work = "threads", .n = icount ? 1000000 : 5000000,
-		.attach = ARMPMU_ATTACH_FOLLOW, .ring = 1 << 18, .who = AS_LAB,
+		.attach = ARMPMU_ATTACH_FOLLOW, .ring = 1 << 18, .until_sampled = true,
+		.who = AS_LAB,
 	};
 	struct records r;
 	const struct armpmu_record *h;

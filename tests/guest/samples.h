@@ -76,15 +76,17 @@ static inline int drain_samples(int fd, struct records *r)
 }
 
 /* Whether @r holds a SAMPLE record (next_record, below, walks them). */
-static inline bool has_sample(const struct records *r);
+static inline bool has_sample(const struct records *r, const void *unused);
 
 /*
  * Reads as poll(2) says there is something, until the ring says sampling
- * has ended and it is empty (@first_sample: until it has given a sample,
- * ENODATA if sampling ends first), or @timeout_ms passes without it
- * (ETIMEDOUT).
+ * has ended and it is empty (@enough, if not NULL: until @enough(@r,
+ * @arg) holds, ENODATA if sampling ends first), or @timeout_ms passes
+ * without it (ETIMEDOUT).
  */
-static inline int collect_until(int fd, struct records *r, int timeout_ms, bool first_sample)
+static inline int collect_until(int fd, struct records *r, int timeout_ms,
+				bool (*enough)(const struct records *r, const void *arg),
+				const void *arg)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	uint64_t end = now_ns() + (uint64_t)timeout_ms * 1000000;
@@ -94,9 +96,9 @@ static inline int collect_until(int fd, struct records *r, int timeout_ms, bool 
 		err = drain_samples(fd, r);
 		if (err)
 			return err;
-		if (first_sample && has_sample(r))
+		if (enough && enough(r, arg))
 			return 0;
-		if ((r->last.flags & ARMPMU_SAMPLES_ENDED) && first_sample)
+		if ((r->last.flags & ARMPMU_SAMPLES_ENDED) && enough)
 			return ENODATA;
 		if ((r->last.flags & ARMPMU_SAMPLES_ENDED) && !r->last.pending)
 			return 0;
@@ -109,7 +111,7 @@ static inline int collect_until(int fd, struct records *r, int timeout_ms, bool 
 
 static inline int collect_until_ended(int fd, struct records *r, int timeout_ms)
 {
-	return collect_until(fd, r, timeout_ms, false);
+	return collect_until(fd, r, timeout_ms, NULL, NULL);
 }
 
 static inline void free_records(struct records *r)
@@ -132,11 +134,12 @@ static inline const struct armpmu_record *next_record(const struct records *r, s
 	return h;
 }
 
-static inline bool has_sample(const struct records *r)
+static inline bool has_sample(const struct records *r, const void *unused)
 {
 	const struct armpmu_record *h;
 	size_t off = 0;
 
+	(void)unused;
 	while ((h = next_record(r, &off)))
 		if (h->type == ARMPMU_RECORD_SAMPLE)
 			return true;
