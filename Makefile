@@ -9,6 +9,11 @@
 #                           goes off and on (tests/soak; SOAK_DURATION, default
 #                           10m; SOAK_PROGRAMS, default 32; SOAK_READERS, default 4;
 #                           SOAK_APPEND, kernel arguments, default loglevel=7)
+#   make fuzz               pmuctl report's reader fuzzed (libFuzzer, ASan, UBSan)
+#                           for FUZZ_SECONDS (default 300) from a corpus of
+#                           pmuctl record's files and tests/fuzz/crafted.py's
+#                           hostile ones, after the hostile cases themselves
+#                           (tests/host/report-hostile-test; make check: 20 s)
 #   make bench              instructions per operation of armpmu, perf and a
 #                           direct user-mode read, on exact -icount boards
 #                           (bench/run; a table, and build/bench.json)
@@ -106,7 +111,7 @@ KMOD_CPPFLAGS := -I$(KMOD_SYSROOT)/usr/include
 KMOD_LDFLAGS := -L$(KMOD_SYSROOT)/usr/lib/$(TRIPLET_$(TARGET)) -Wl,-rpath-link,$(KMOD_LIBDIRS)
 endif
 
-.PHONY: all modules userland guest-userland host-units python check soak bench demo deb clean install uninstall \
+.PHONY: all modules userland guest-userland host-units python check soak fuzz bench demo deb clean install uninstall \
 	install-module install-userland install-system install-dkms install-python
 
 all: modules userland
@@ -373,6 +378,10 @@ soak:
 	lab/host-packages
 	tests/soak --duration $(SOAK_DURATION) --programs $(SOAK_PROGRAMS) --readers $(SOAK_READERS) \
 		$(if $(SOAK_APPEND),--append "$(SOAK_APPEND)")
+
+FUZZ_SECONDS ?= 300
+fuzz: userland
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/host/report-hostile-test $(OUT)
 
 bench:
 	lab/host-packages

@@ -80,8 +80,9 @@ lab_host_packages=(
 )
 # What make check needs besides (lab/host-packages --check): lintian, which
 # checks the packages (tests/host/deb-test) and brings about a hundred Perl
-# packages that make demo has no use for.
-lab_check_packages=(lintian)
+# packages that make demo has no use for; and clang, whose libFuzzer fuzzes
+# pmuctl report's reader (tests/host/report-hostile-test).
+lab_check_packages=(lintian clang)
 
 # Installs what is missing, one package at a time (several cross packages in
 # one apt-get call have failed with "held broken packages").

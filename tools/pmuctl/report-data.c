@@ -2,27 +2,44 @@
 /*
  * pmuctl report's reading of perf.data (report-data.h), by the layout of
  * Linux's tools/perf/Documentation/perf.data-file-format.txt and the
- * records of include/uapi/linux/perf_event.h: the file is mapped, its
- * records sorted by time, and each sample's weights summed into the row
- * its thread, file and function make.
+ * records of include/uapi/linux/perf_event.h: the file is read into
+ * memory, its records sorted by time, and each sample's weights summed
+ * into the row its thread, file and function make.
+ *
+ * The file may be a stranger's: every offset and size in it is checked
+ * against what was read, every field is read by copy (a section or
+ * record may sit at any offset), a record is taken from an aligned copy
+ * padded with zeros (a size not a multiple of 8 reads nothing past it),
+ * and what its threads, processes and mappings make the reader hold is
+ * bounded by the file's size (report-tasks.h).
  */
 #include <errno.h>
+#include <search.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "pmuctl.h"
 #include "report-data.h"
+#include "report-index.h"
 #include "report-symbols.h"
+#include "report-tasks.h"
 
 #define PERF_MAGIC	0x32454c4946524550ULL
 #define FEAT_EVENT_DESC	12
 #define FEAT_GROUP_DESC	17
+
+/*
+ * The most mappings all processes may hold at once, for a file of @size
+ * bytes: an eighth of its size (a mapping's record is at least 72 bytes),
+ * then room for ordinary forks that copy; each held one costs about two
+ * struct report_map.
+ */
+#define MAPS_BOUND(size)	((size) / 8 + 65536)
 
 struct section {
 	uint64_t offset, size;
@@ -34,23 +51,6 @@ struct header {
 	uint64_t features[4];
 };
 
-struct map {
-	uint64_t start, end, pgoff;
-	const char *path;	/* in the mapped file */
-	size_t path_len;
-};
-
-struct process {
-	uint32_t pid;
-	struct map *maps;
-	size_t nmaps;
-};
-
-struct thread {
-	uint32_t tid, pid;
-	char comm[32];
-};
-
 struct id {
 	uint64_t id;
 	unsigned int event;
@@ -60,7 +60,7 @@ struct id {
 struct rec {
 	uint64_t time;
 	size_t index;
-	const struct perf_event_header *h;
+	uint64_t off;		/* in the file */
 };
 
 struct reader {
@@ -71,15 +71,12 @@ struct reader {
 	bool sample_id_all;
 	struct id *ids;		/* perf has an ID per event and CPU or thread */
 	size_t nids;
-	struct thread *threads;
-	size_t nthreads;
-	struct process *procs;
-	size_t nprocs;
+	struct report_index id_index;
+	struct report_tasks tasks;
 	struct report_symbols *syms;
 	const enum report_key *keys;
 	unsigned int nkeys;
-	size_t *hash;		/* rows + 1, 0 empty */
-	size_t hash_size;
+	void *rows;		/* the rows' keys (struct row_key), a tsearch(3) tree */
 	struct report *r;
 };
 
@@ -101,7 +98,38 @@ static const void *at(const struct reader *rd, uint64_t off, uint64_t len)
 	return off <= rd->size && len <= rd->size - off ? rd->base + off : NULL;
 }
 
+/*
+ * The file's fields are read by copy: a stranger's file may put any
+ * section at an odd offset.
+ */
+static uint64_t load64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint32_t load32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 /* ---- the header, the attributes, the features ---- */
+
+static int add_id(struct reader *rd, uint64_t id, unsigned int event)
+{
+	/* An ID named twice stays its first event's, as perf's evlist keeps it. */
+	if (report_index_find(&rd->id_index, id) >= 0)
+		return 0;
+	if (report_index_add(&rd->id_index, id, rd->nids))
+		return -ENOMEM;
+	rd->ids[rd->nids++] = (struct id){ .id = id, .event = event };
+	return 0;
+}
 
 static int read_attrs(struct reader *rd)
 {
@@ -109,154 +137,104 @@ static int read_attrs(struct reader *rd)
 	uint64_t n = h->attr_size ? h->attrs.size / h->attr_size : 0;
 	struct report *r = rd->r;
 
-	if (!n || n > REPORT_MAX_EVENTS || h->attr_size < PERF_ATTR_SIZE_VER0 + 16)
+	if (!n || n > REPORT_MAX_EVENTS || h->attr_size < PERF_ATTR_SIZE_VER0 + 16 ||
+	    h->attr_size > 4096 || h->attrs.offset > rd->size)
 		return -EPROTO;
 	for (uint64_t i = 0; i < n; i++) {
-		const struct perf_event_attr *a = at(rd, h->attrs.offset + i * h->attr_size,
-						     h->attr_size);
-		const struct section *ids;
-		const uint64_t *id;
+		const char *raw = at(rd, h->attrs.offset + i * h->attr_size, h->attr_size);
+		struct perf_event_attr a = { 0 };
+		struct section ids;
+		const char *id;
 		struct id *more;
+		int err;
 
-		if (!a)
+		if (!raw)
 			return -EPROTO;
-		ids = (const void *)((const char *)a + h->attr_size - sizeof(*ids));
-		id = at(rd, ids->offset, ids->size);
-		if (!id || ids->size % 8)
+		memcpy(&a, raw, h->attr_size - sizeof(ids) < sizeof(a) ?
+		       h->attr_size - sizeof(ids) : sizeof(a));
+		memcpy(&ids, raw + h->attr_size - sizeof(ids), sizeof(ids));
+		id = at(rd, ids.offset, ids.size);
+		if (!id || ids.size % 8)
 			return -EPROTO;
-		more = realloc(rd->ids, (rd->nids + ids->size / 8) * sizeof(*more));
-		if (!more)
-			return -ENOMEM;
-		rd->ids = more;
-		for (uint64_t k = 0; k < ids->size / 8; k++)
-			rd->ids[rd->nids++] = (struct id){ .id = id[k], .event = (unsigned int)i };
+		if (ids.size) {
+			more = realloc(rd->ids, (rd->nids + ids.size / 8) * sizeof(*more));
+			if (!more)
+				return -ENOMEM;
+			rd->ids = more;
+		}
+		for (uint64_t k = 0; k < ids.size / 8; k++) {
+			err = add_id(rd, load64(id + k * 8), (unsigned int)i);
+			if (err)
+				return err;
+		}
 		if (!i) {
-			rd->sample_type = a->sample_type;
-			rd->read_format = a->read_format;
-			rd->sample_id_all = a->sample_id_all;
+			rd->sample_type = a.sample_type;
+			rd->read_format = a.read_format;
+			rd->sample_id_all = a.sample_id_all;
 		}
 		snprintf(r->names[i], sizeof(r->names[i]), "%s%s",
-			 a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_CPU_CLOCK ?
-			 "cpu-clock" : "event", a->exclude_kernel ? ":u" : "");
+			 a.type == PERF_TYPE_SOFTWARE && a.config == PERF_COUNT_SW_CPU_CLOCK ?
+			 "cpu-clock" : "event", a.exclude_kernel ? ":u" : "");
 	}
 	r->nevents = (unsigned int)n;
 	return 0;
 }
 
-/* The feature @feat's section, or NULL: the table follows the data. */
-static const struct section *feature(const struct reader *rd, int feat)
+/* The feature @feat's section, or false: the table follows the data. */
+static bool feature(const struct reader *rd, int feat, struct section *s)
 {
 	const struct header *h = &rd->hdr;
+	const void *entry;
 	int index = 0;
 
 	if (!(h->features[feat / 64] & (1ULL << (feat % 64))))
-		return NULL;
+		return false;
 	for (int b = 0; b < feat; b++)
 		index += !!(h->features[b / 64] & (1ULL << (b % 64)));
-	return at(rd, h->data.offset + h->data.size + (uint64_t)index * sizeof(struct section),
-		  sizeof(struct section));
+	if (h->data.offset > rd->size || h->data.size > rd->size - h->data.offset)
+		return false;
+	entry = at(rd, h->data.offset + h->data.size + (uint64_t)index * sizeof(*s), sizeof(*s));
+	if (!entry)
+		return false;
+	memcpy(s, entry, sizeof(*s));
+	return true;
 }
 
 /* The events' names from HEADER_EVENT_DESC. */
 static void read_names(struct reader *rd)
 {
-	const struct section *s = feature(rd, FEAT_EVENT_DESC);
-	const uint32_t *p;
+	struct section s;
+	const char *p;
 	uint64_t off;
 	uint32_t nr, attr_size;
 
-	if (!s || !(p = at(rd, s->offset, 8)))
+	if (!feature(rd, FEAT_EVENT_DESC, &s) || !(p = at(rd, s.offset, 8)))
 		return;
-	nr = p[0];
-	attr_size = p[1];
-	off = s->offset + 8;
+	nr = load32(p);
+	attr_size = load32(p + 4);
+	off = s.offset + 8;
 	for (uint32_t i = 0; i < nr && i < rd->r->nevents; i++) {
-		const uint32_t *nids = at(rd, off + attr_size, 8), *len;
-		const char *name;
+		const char *counts = at(rd, off + attr_size, 8), *name;
+		uint32_t nids, len;
 
-		if (!nids)
+		if (!counts)
 			return;
-		len = nids + 1;
-		name = at(rd, off + attr_size + 8, *len);
+		nids = load32(counts);
+		len = load32(counts + 4);
+		name = at(rd, off + attr_size + 8, len);
 		if (!name)
 			return;
-		snprintf(rd->r->names[i], sizeof(rd->r->names[i]), "%.*s", (int)*len, name);
-		off += attr_size + 8 + *len + (uint64_t)*nids * 8;
+		snprintf(rd->r->names[i], sizeof(rd->r->names[i]), "%.*s",
+			 (int)strnlen(name, len < 63 ? len : 63), name);
+		off += attr_size + 8 + (uint64_t)len + (uint64_t)nids * 8;
 	}
-}
-
-/* ---- threads and processes ---- */
-
-static struct thread *thread(struct reader *rd, uint32_t pid, uint32_t tid)
-{
-	struct thread *t;
-
-	for (size_t i = 0; i < rd->nthreads; i++)
-		if (rd->threads[i].tid == tid)
-			return &rd->threads[i];
-	t = realloc(rd->threads, (rd->nthreads + 1) * sizeof(*t));
-	if (!t)
-		return NULL;
-	rd->threads = t;
-	t += rd->nthreads++;
-	*t = (struct thread){ .tid = tid, .pid = pid };
-	snprintf(t->comm, sizeof(t->comm), ":%u", tid);
-	return t;
-}
-
-static struct process *process(struct reader *rd, uint32_t pid)
-{
-	struct process *p;
-
-	for (size_t i = 0; i < rd->nprocs; i++)
-		if (rd->procs[i].pid == pid)
-			return &rd->procs[i];
-	p = realloc(rd->procs, (rd->nprocs + 1) * sizeof(*p));
-	if (!p)
-		return NULL;
-	rd->procs = p;
-	p += rd->nprocs++;
-	*p = (struct process){ .pid = pid };
-	return p;
-}
-
-/* A new mapping replaces what it overlaps, as perf's maps do. */
-static void add_map(struct process *p, const struct map *m)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < p->nmaps; i++)
-		if (p->maps[i].end <= m->start || p->maps[i].start >= m->end)
-			p->maps[n++] = p->maps[i];
-	p->nmaps = n;
-	struct map *maps = realloc(p->maps, (n + 1) * sizeof(*maps));
-
-	if (!maps)
-		return;
-	p->maps = maps;
-	p->maps[p->nmaps++] = *m;
-}
-
-static void fork_process(struct reader *rd, uint32_t pid, uint32_t ppid)
-{
-	struct process *parent = process(rd, ppid), *child;
-	size_t pi = parent ? (size_t)(parent - rd->procs) : 0;
-
-	child = process(rd, pid);	/* may move the array */
-	if (!parent || !child)
-		return;
-	parent = &rd->procs[pi];
-	free(child->maps);
-	child->maps = parent->nmaps ? malloc(parent->nmaps * sizeof(*child->maps)) : NULL;
-	child->nmaps = child->maps ? parent->nmaps : 0;
-	if (child->maps)
-		memcpy(child->maps, parent->maps, parent->nmaps * sizeof(*child->maps));
 }
 
 /* ---- records ---- */
 
-/* The time of a record: a sample's, else its trailing sample ID's. */
-static bool record_time(const struct reader *rd, const struct perf_event_header *h, uint64_t *time)
+/* The time of record @rec with header @h: a sample's, else its trailing sample ID's. */
+static bool record_time(const struct reader *rd, const struct perf_event_header *h,
+			const char *rec, uint64_t *time)
 {
 	uint64_t st = rd->sample_type, off;
 
@@ -278,7 +256,7 @@ static bool record_time(const struct reader *rd, const struct perf_event_header 
 	}
 	if (off + 8 > h->size)
 		return false;
-	memcpy(time, (const char *)h + off, 8);
+	*time = load64(rec + off);
 	return true;
 }
 
@@ -291,97 +269,93 @@ static int by_time(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static struct id *id_of(const struct reader *rd, uint64_t id)
-{
-	for (size_t i = 0; i < rd->nids; i++)
-		if (rd->ids[i].id == id)
-			return &rd->ids[i];
-	return NULL;
-}
-
 static int event_of(const struct reader *rd, uint64_t id)
 {
-	const struct id *i = id_of(rd, id);
+	long i = report_index_find(&rd->id_index, id);
 
-	return i ? (int)i->event : rd->r->nevents == 1 ? 0 : -1;
+	return i >= 0 ? (int)rd->ids[i].event : rd->r->nevents == 1 ? 0 : -1;
 }
 
-static size_t hash_of(const char *s)
-{
-	size_t h = 5381;
+/*
+ * The rows' keys in a tsearch(3) tree: a stranger's file chooses the
+ * strings (a thread's name), so the rows are found by comparison, which
+ * no choice of strings makes slow, rather than by a hash it could make
+ * collide.
+ */
+struct row_key {
+	size_t index;		/* in the report's rows */
+	unsigned int nkeys;
+	char *const *key;	/* own, or a lookup's values */
+	char *own[REPORT_MAX_KEYS];	/* the row's strings (the rows may move) */
+};
 
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
+static int by_keys(const void *a, const void *b)
+{
+	const struct row_key *x = a, *y = b;
+
+	for (unsigned int k = 0; k < x->nkeys; k++) {
+		int c = strcmp(x->key[k], y->key[k]);
+
+		if (c)
+			return c;
+	}
+	return 0;
 }
 
 /* The row for these key values, made if new. */
 static struct report_row *row(struct reader *rd, char **vals)
 {
 	struct report *r = rd->r;
-	char joined[1024] = "";
-	size_t h, len = 0;
+	struct row_key want = { .nkeys = rd->nkeys, .key = vals }, *made;
+	void *found = tfind(&want, &rd->rows, by_keys);
+	struct report_row *rw;
 
-	for (unsigned int k = 0; k < rd->nkeys; k++)
-		len += (size_t)snprintf(joined + len, sizeof(joined) - len, "%s\x1f", vals[k]);
-	if (r->nrows * 2 >= rd->hash_size) {
-		size_t size = rd->hash_size ? rd->hash_size * 2 : 1024, *hash = calloc(size, sizeof(*hash));
+	if (found)
+		return &r->rows[(*(struct row_key **)found)->index];
+	if (!(r->nrows & (r->nrows - 1)) || r->nrows < 16) {
+		struct report_row *rows = realloc(r->rows, (r->nrows < 16 ? 16 : r->nrows * 2) *
+							    sizeof(*rows));
 
-		if (!hash)
+		if (!rows)
 			return NULL;
-		free(rd->hash);
-		rd->hash = hash;
-		rd->hash_size = size;
-		for (size_t i = 0; i < r->nrows; i++) {
-			char j[1024] = "";
-			size_t l = 0;
-
-			for (unsigned int k = 0; k < rd->nkeys; k++)
-				l += (size_t)snprintf(j + l, sizeof(j) - l, "%s\x1f", r->rows[i].key[k]);
-			for (h = hash_of(j) % size; hash[h]; h = (h + 1) % size)
-				;
-			hash[h] = i + 1;
-		}
+		r->rows = rows;
 	}
-	for (h = hash_of(joined) % rd->hash_size; rd->hash[h]; h = (h + 1) % rd->hash_size) {
-		struct report_row *x = &r->rows[rd->hash[h] - 1];
-		unsigned int k = 0;
-
-		while (k < rd->nkeys && !strcmp(x->key[k], vals[k]))
-			k++;
-		if (k == rd->nkeys)
-			return x;
-	}
-	struct report_row *rows = realloc(r->rows, (r->nrows + 1) * sizeof(*rows));
-
-	if (!rows)
+	rw = &r->rows[r->nrows];
+	memset(rw, 0, sizeof(*rw));
+	made = malloc(sizeof(*made));
+	if (!made)
 		return NULL;
-	r->rows = rows;
-	rows += r->nrows;
-	memset(rows, 0, sizeof(*rows));
-	for (unsigned int k = 0; k < rd->nkeys; k++)
-		if (!(rows->key[k] = strdup(vals[k])))
-			return NULL;
-	rd->hash[h] = ++r->nrows;
-	return rows;
+	*made = (struct row_key){ .index = r->nrows, .nkeys = rd->nkeys };
+	made->key = made->own;
+	for (unsigned int k = 0; k < rd->nkeys; k++) {
+		if (!(rw->key[k] = made->own[k] = strdup(vals[k])))
+			goto fail;
+	}
+	if (!tsearch(made, &rd->rows, by_keys))
+		goto fail;
+	r->nrows++;
+	return rw;
+fail:
+	for (unsigned int k = 0; k < rd->nkeys; k++) {
+		free(rw->key[k]);
+		rw->key[k] = NULL;
+	}
+	free(made);
+	return NULL;
 }
 
 /* The row a sample of thread @tid at @ip goes to. */
 static struct report_row *sample_row(struct reader *rd, uint32_t pid, uint32_t tid, uint64_t ip,
 				     bool kernel)
 {
-	struct thread *t = thread(rd, pid, tid);
-	struct process *p = process(rd, pid);
-	const struct map *m = NULL;
+	struct report_thread *t = report_tasks_thread(&rd->tasks, pid, tid);
+	const struct report_map *m = kernel ? NULL : report_tasks_find_map(&rd->tasks, pid, ip);
 	char pidbuf[48], dso[256], sym[512], *vals[REPORT_MAX_KEYS];
 	const char *name = NULL;
 	uint64_t addr = ip;
 
-	if (!t || !p)
+	if (!t)
 		return NULL;
-	for (size_t i = 0; i < p->nmaps && !kernel; i++)
-		if (ip >= p->maps[i].start && ip < p->maps[i].end)
-			m = &p->maps[i];
 	if (m) {
 		char path[4096];
 		const char *slash;
@@ -414,9 +388,13 @@ static void add_weight(struct reader *rd, struct report_row *rw, int ev, uint64_
 	rd->r->weighed[ev]++;
 }
 
-static void take_sample(struct reader *rd, const struct perf_event_header *h)
+/*
+ * A sample, from @p (its fields, 8-byte aligned) to @end; a field past
+ * the end ends it.
+ */
+static void take_sample(struct reader *rd, const struct perf_event_header *h, const uint64_t *p,
+			const uint64_t *end)
 {
-	const uint64_t *p = (const void *)(h + 1), *end = (const void *)((const char *)h + h->size);
 	uint64_t st = rd->sample_type, ip = 0, id = 0, period = 1;
 	uint32_t pid = 0, tid = 0;
 	struct report_row *rw;
@@ -463,76 +441,85 @@ static void take_sample(struct reader *rd, const struct perf_event_header *h)
 		p++;
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t value, vid;
-		struct id *id;
+		long at;
 
 		NEXT(value);
 		NEXT(vid);
 		if (rd->read_format & PERF_FORMAT_LOST)
 			p++;
-		id = id_of(rd, vid);
-		if (!id)
+		at = report_index_find(&rd->id_index, vid);
+		if (at < 0)
 			continue;
-		add_weight(rd, rw, (int)id->event, value - id->last);
-		id->last = value;
+		add_weight(rd, rw, (int)rd->ids[at].event, value - rd->ids[at].last);
+		rd->ids[at].last = value;
 	}
 #undef NEXT
 }
 
-static void take(struct reader *rd, const struct perf_event_header *h)
+/*
+ * Record @h, its body at @body (an aligned copy, zero past its end to a
+ * multiple of 8) and at @raw in the file (a mapping's path stays there).
+ * 0, or an error that ends the reading.
+ */
+static int take(struct reader *rd, const struct perf_event_header *h, const uint64_t *body,
+		const char *raw)
 {
-	const uint32_t *u = (const void *)(h + 1);
-	struct thread *t, *parent;
-	struct process *p;
-	struct map m;
+	const uint32_t *u = (const void *)body;
+	size_t len = h->size - sizeof(*h);
+	struct report_thread *t, *parent;
+	struct report_map m;
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		take_sample(rd, h);
+		take_sample(rd, h, body, body + (len + 7) / 8);
 		break;
 	case PERF_RECORD_LOST:
-		if (h->size >= sizeof(*h) + 16)
-			rd->r->lost += ((const uint64_t *)u)[1];
+		/* id, lost: perf's "lost chunks", apart from its lost samples. */
+		if (len >= 16) {
+			rd->r->lost_chunks++;
+			rd->r->lost += body[1];
+		}
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (len >= 8)
+			rd->r->lost_samples += body[0];
 		break;
 	case PERF_RECORD_COMM:
-		if (h->size < sizeof(*h) + 9 || !(t = thread(rd, u[0], u[1])))
+		if (len < 9 || !(t = report_tasks_thread(&rd->tasks, u[0], u[1])))
 			break;
-		snprintf(t->comm, sizeof(t->comm), "%.*s", (int)(h->size - sizeof(*h) - 8),
-			 (const char *)(u + 2));
-		if (h->misc & PERF_RECORD_MISC_COMM_EXEC && (p = process(rd, u[0])))
-			p->nmaps = 0;	/* a new program */
+		snprintf(t->comm, sizeof(t->comm), "%.*s", (int)(len - 8), (const char *)(u + 2));
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
+			report_tasks_exec(&rd->tasks, u[0]);	/* a new program */
 		break;
 	case PERF_RECORD_FORK:
 		/* pid, ppid, tid, ptid: the new thread takes its creator's name. */
-		if (h->size < sizeof(*h) + 16)
+		if (len < 16)
 			break;
-		parent = thread(rd, u[1], u[3]);
+		parent = report_tasks_thread(&rd->tasks, u[1], u[3]);
 		if (parent) {
 			char comm[32];
 
 			memcpy(comm, parent->comm, sizeof(comm));
-			t = thread(rd, u[0], u[2]);
+			t = report_tasks_thread(&rd->tasks, u[0], u[2]);
 			if (t)
 				memcpy(t->comm, comm, sizeof(comm));
 		}
-		if (u[0] != u[1])
-			fork_process(rd, u[0], u[1]);
-		break;
+		return report_tasks_fork(&rd->tasks, u[0], u[1]);
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
-		const uint64_t *q = (const void *)(u + 2);
 		size_t fixed = h->type == PERF_RECORD_MMAP ? 32 : 64;
 
-		if (h->size <= sizeof(*h) + fixed)
+		if (len <= fixed)
 			break;
-		m = (struct map){ .start = q[0], .end = q[0] + q[1], .pgoff = q[2],
-				  .path = (const char *)h + sizeof(*h) + fixed };
-		m.path_len = strnlen(m.path, h->size - sizeof(*h) - fixed);
-		p = process(rd, u[0]);
-		if (p)
-			add_map(p, &m);
-		break;
+		m = (struct report_map){ .start = body[1], .end = body[1] + body[2],
+					 .pgoff = body[3], .path = raw + sizeof(*h) + fixed };
+		if (m.end < m.start)
+			break;	/* wraps: maps nothing perf could place */
+		m.path_len = strnlen(m.path, len - fixed);
+		return report_tasks_map(&rd->tasks, u[0], &m);
 	}
 	}
+	return 0;
 }
 
 static int read_records(struct reader *rd)
@@ -540,88 +527,171 @@ static int read_records(struct reader *rd)
 	const struct header *hdr = &rd->hdr;
 	struct rec *recs = NULL;
 	size_t n = 0, room = 0;
-	uint64_t off = hdr->data.offset, end = hdr->data.offset + hdr->data.size, last = 0;
+	uint64_t off = hdr->data.offset, end, last = 0;
+	uint64_t *body;
+	int err = 0;
 
 	if (!at(rd, off, hdr->data.size))
 		return -EPROTO;
+	/* A record's size is 16 bits: room for the largest one's aligned copy. */
+	body = malloc(65536);
+	if (!body)
+		return -ENOMEM;
+	end = off + hdr->data.size;
 	while (off + sizeof(struct perf_event_header) <= end) {
-		const struct perf_event_header *h = (const void *)(rd->base + off);
+		struct perf_event_header h;
 
-		if (h->size < sizeof(*h) || off + h->size > end) {
-			free(recs);
-			return -EPROTO;
+		memcpy(&h, rd->base + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size > end - off) {
+			err = -EPROTO;
+			break;
 		}
 		if (n == room) {
 			struct rec *r = realloc(recs, (room = room ? room * 2 : 4096) * sizeof(*r));
 
 			if (!r) {
-				free(recs);
-				return -ENOMEM;
+				err = -ENOMEM;
+				break;
 			}
 			recs = r;
 		}
-		recs[n] = (struct rec){ .time = last, .index = n, .h = h };
-		if (record_time(rd, h, &recs[n].time))
+		recs[n] = (struct rec){ .time = last, .index = n, .off = off };
+		if (record_time(rd, &h, rd->base + off, &recs[n].time))
 			last = recs[n].time;
 		n++;
-		off += h->size;
+		off += h.size;
 	}
-	qsort(recs, n, sizeof(*recs), by_time);
-	for (size_t i = 0; i < n; i++)
-		take(rd, recs[i].h);
+	if (!err && n)
+		qsort(recs, n, sizeof(*recs), by_time);
+	for (size_t i = 0; i < n && !err; i++) {
+		const char *raw = rd->base + recs[i].off;
+		struct perf_event_header h;
+		size_t len;
+
+		memcpy(&h, raw, sizeof(h));
+		len = h.size - sizeof(h);
+		memcpy(body, raw + sizeof(h), len);
+		memset((char *)body + len, 0, 7);
+		err = take(rd, &h, body, raw);
+	}
+	free(body);
 	free(recs);
+	return err;
+}
+
+/*
+ * The file at @path, whole, into memory: a copy, so that its owner's
+ * truncating it cannot fault the reading; and a regular file only, opened
+ * without blocking, so that a FIFO cannot hang it. 0 or an errno.
+ */
+static int load(const char *path, char **base, size_t *size)
+{
+	struct stat st;
+	size_t got = 0;
+	char *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return errno;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	}
+	/* 8 bytes more, zero: the last record's aligned copy reads no further. */
+	buf = malloc((size_t)st.st_size + 8);
+	if (!buf) {
+		close(fd);
+		return ENOMEM;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;	/* shorter now: what was there */
+		got += (size_t)r;
+	}
+	close(fd);
+	memset(buf + got, 0, 8);
+	*base = buf;
+	*size = got;
 	return 0;
+}
+
+int report_parse(const char *base, size_t size, const char *symfs, const enum report_key *keys,
+		 unsigned int nkeys, struct report *r)
+{
+	struct reader rd = { .base = base, .size = size, .keys = keys, .nkeys = nkeys, .r = r };
+	struct section groups;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	if (size < sizeof(rd.hdr))
+		return -ENODATA;
+	memcpy(&rd.hdr, base, sizeof(rd.hdr));
+	if (rd.hdr.magic != PERF_MAGIC)
+		return -EILSEQ;
+	/*
+	 * What the processes' mappings may hold at once: a small multiple of
+	 * the file's size, however its forks would copy them.
+	 */
+	report_tasks_init(&rd.tasks, MAPS_BOUND(size));
+	err = read_attrs(&rd);
+	if (!err) {
+		read_names(&rd);
+		r->grouped = feature(&rd, FEAT_GROUP_DESC, &groups);
+		err = report_symbols_new(&rd.syms, symfs);
+	}
+	if (!err)
+		err = read_records(&rd);
+	report_tasks_free(&rd.tasks);
+	report_index_free(&rd.id_index);
+	free(rd.ids);
+	tdestroy(rd.rows, free);
+	report_symbols_free(rd.syms);
+	if (err)
+		report_free(r);
+	return err;
 }
 
 int report_read(const char *path, const char *symfs, const enum report_key *keys,
 		unsigned int nkeys, struct report *r)
 {
-	struct reader rd = { .keys = keys, .nkeys = nkeys, .r = r };
-	struct stat st;
-	void *base;
-	int fd, err;
+	size_t size = 0;
+	char *base = NULL;
+	int err;
 
 	memset(r, 0, sizeof(*r));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fail("%s: %s", path, strerror(errno));
-	if (fstat(fd, &st) || (size_t)st.st_size < sizeof(rd.hdr)) {
-		close(fd);
-		return fail("%s: not a perf.data file (too short)", path);
-	}
-	base = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (base == MAP_FAILED)
-		return fail("%s: %s", path, strerror(errno));
-	rd.base = base;
-	rd.size = (size_t)st.st_size;
-	memcpy(&rd.hdr, base, sizeof(rd.hdr));
-	if (rd.hdr.magic != PERF_MAGIC) {
-		munmap(base, rd.size);
-		return fail("%s: not a perf.data file of this machine's byte order", path);
-	}
-	err = read_attrs(&rd);
-	if (!err) {
-		read_names(&rd);
-		r->grouped = feature(&rd, FEAT_GROUP_DESC) != NULL;
-		err = report_symbols_new(&rd.syms, symfs);
-	}
-	if (!err)
-		err = read_records(&rd);
-	for (size_t i = 0; i < rd.nprocs; i++)
-		free(rd.procs[i].maps);
-	free(rd.procs);
-	free(rd.ids);
-	free(rd.threads);
-	free(rd.hash);
-	report_symbols_free(rd.syms);
-	/* The rows' keys are copies: the file can go. */
-	munmap(base, rd.size);
-	if (err == -EPROTO)
-		return fail("%s: a malformed perf.data file", path);
+	err = load(path, &base, &size);
+	if (err == EINVAL)
+		return fail("%s: not a regular file", path);
 	if (err)
+		return fail("%s: %s", path, strerror(err));
+	err = report_parse(base, size, symfs, keys, nkeys, r);
+	/* The rows' keys are copies: the file can go. */
+	free(base);
+	switch (err) {
+	case 0:
+		return 0;
+	case -ENODATA:
+		return fail("%s: not a perf.data file (too short)", path);
+	case -EILSEQ:
+		return fail("%s: not a perf.data file of this machine's byte order", path);
+	case -EPROTO:
+		return fail("%s: a malformed perf.data file", path);
+	case -EFBIG:
+		return fail("%s: its processes' mappings would take more than %zu MB "
+			    "(a file made to exhaust memory?)", path,
+			    MAPS_BOUND(size) * 2 * sizeof(struct report_map) >> 20);
+	default:
 		return fail("%s: %s", path, strerror(-err));
-	return 0;
+	}
 }
 
 void report_free(struct report *r)

@@ -10,6 +10,8 @@
 #ifndef PMUCTL_REPORT_DATA_H
 #define PMUCTL_REPORT_DATA_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define REPORT_MAX_EVENTS	64
@@ -28,7 +30,9 @@ struct report {
 	uint64_t totals[REPORT_MAX_EVENTS];
 	uint64_t weighed[REPORT_MAX_EVENTS];	/* samples that gave the event weight */
 	bool grouped;		/* the file has a group (HEADER_GROUP_DESC) */
-	uint64_t samples, lost;		/* samples in the file; the LOST records' sum */
+	uint64_t samples;		/* in the file */
+	uint64_t lost, lost_chunks;	/* the LOST records' sum, and how many */
+	uint64_t lost_samples;		/* the LOST_SAMPLES records' sum */
 	struct report_row *rows;
 	size_t nrows;
 };
@@ -44,5 +48,15 @@ int report_key_parse(const char *name, enum report_key *key);
 int report_read(const char *path, const char *symfs, const enum report_key *keys,
 		unsigned int nkeys, struct report *r);
 void report_free(struct report *r);
+
+/*
+ * report_read()'s reading of a file already in memory, @size bytes at
+ * @base (followed by 8 bytes of zeros): 0, or -ENODATA (too short),
+ * -EILSEQ (not perf.data of this byte order), -EPROTO (malformed),
+ * -EFBIG (its mappings would exceed the bound), -ENOMEM. The fuzzer's
+ * way in (tests/fuzz).
+ */
+int report_parse(const char *base, size_t size, const char *symfs, const enum report_key *keys,
+		 unsigned int nkeys, struct report *r);
 
 #endif /* PMUCTL_REPORT_DATA_H */

@@ -10,10 +10,14 @@
  * the build ID under /usr/lib/debug).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <search.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
@@ -29,9 +33,23 @@ struct report_symbols {
 	char *symfs;
 	char *debuginfo_path;
 	Dwfl_Callbacks callbacks;
-	struct file *files;
-	size_t nfiles;
+	void *files;		/* struct file, by path: a tsearch(3) tree */
 };
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct file *)a)->path, ((const struct file *)b)->path);
+}
+
+static void free_file(void *p)
+{
+	struct file *f = p;
+
+	if (f->dwfl)
+		dwfl_end(f->dwfl);
+	free(f->path);
+	free(f);
+}
 
 int report_symbols_new(struct report_symbols **sp, const char *symfs)
 {
@@ -57,47 +75,64 @@ void report_symbols_free(struct report_symbols *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->nfiles; i++) {
-		if (s->files[i].dwfl)
-			dwfl_end(s->files[i].dwfl);
-		free(s->files[i].path);
-	}
-	free(s->files);
+	tdestroy(s->files, free_file);
 	free(s->debuginfo_path);
 	free(s->symfs);
 	free(s);
 }
 
+/*
+ * @full, opened for libdwfl if it is a regular file: a path a stranger's
+ * file names may be a FIFO or a device, which must neither block the
+ * report nor be read. The descriptor, or -1.
+ */
+static int open_regular(const char *full)
+{
+	struct stat st;
+	int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static struct file *open_file(struct report_symbols *s, const char *path)
 {
-	struct file *f;
+	struct file want = { .path = (char *)path }, *f;
+	void *found = tfind(&want, &s->files, by_path);
 	char *full;
+	int fd;
 
-	for (size_t i = 0; i < s->nfiles; i++)
-		if (!strcmp(s->files[i].path, path))
-			return &s->files[i];
-	f = realloc(s->files, (s->nfiles + 1) * sizeof(*f));
-	if (!f)
+	if (found)
+		return *(struct file **)found;
+	f = calloc(1, sizeof(*f));
+	if (!f || !(f->path = strdup(path)) || !tsearch(f, &s->files, by_path)) {
+		if (f)
+			free(f->path);
+		free(f);
 		return NULL;
-	s->files = f;
-	f += s->nfiles;
-	memset(f, 0, sizeof(*f));
-	f->path = strdup(path);
-	if (!f->path)
-		return NULL;
-	s->nfiles++;
+	}
 	/* "[vdso]" and the like are no files. */
 	if (*path != '/' || asprintf(&full, "%s%s", s->symfs, path) < 0)
 		return f;
-	f->dwfl = dwfl_begin(&s->callbacks);
+	fd = open_regular(full);
+	f->dwfl = fd >= 0 ? dwfl_begin(&s->callbacks) : NULL;
 	if (f->dwfl) {
 		dwfl_report_begin(f->dwfl);
-		f->mod = dwfl_report_elf(f->dwfl, path, full, -1, 0, false);
+		/* On success libdwfl owns @fd, and closes it; else it is ours. */
+		f->mod = dwfl_report_elf(f->dwfl, path, full, fd, 0, false);
 		dwfl_report_end(f->dwfl, NULL, NULL);
 		if (!f->mod) {
+			close(fd);
 			dwfl_end(f->dwfl);
 			f->dwfl = NULL;
 		}
+	} else if (fd >= 0) {
+		close(fd);
 	}
 	free(full);
 	return f;

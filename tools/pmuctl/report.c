@@ -143,11 +143,17 @@ static int by_share(const void *a, const void *b)
 	return 0;
 }
 
+/* @n dots: the header's rule under a column, as wide as its widest value. */
+static void rule(int n)
+{
+	while (n-- > 0)
+		putchar('.');
+}
+
 static void print(struct report *r, const struct options *o, const unsigned int *cols,
 		  unsigned int ncols)
 {
 	int width[REPORT_MAX_KEYS];
-	char line[256];
 	int overhead = (int)ncols * 8;
 
 	uint64_t samples = 0, count = 0;
@@ -162,7 +168,8 @@ static void print(struct report *r, const struct options *o, const unsigned int 
 		samples /= 1000;
 		unit = *u;
 	}
-	printf("# Total Lost Samples: %llu\n#\n", (unsigned long long)r->lost);
+	/* perf's: the LOST_SAMPLES records'; lost chunks are said after the table. */
+	printf("# Total Lost Samples: %llu\n#\n", (unsigned long long)r->lost_samples);
 	printf("# Samples: %llu%c of event%s '", (unsigned long long)samples, unit,
 	       ncols > 1 ? "s" : "");
 	if (ncols > 1)
@@ -189,9 +196,12 @@ static void print(struct report *r, const struct options *o, const unsigned int 
 
 		printf("  %*s%-*s", pad, "", width[k] - pad, title);
 	}
-	printf("\n# %.*s", overhead, memset(line, '.', sizeof(line)) ? line : "");
-	for (unsigned int k = 0; k < o->nkeys; k++)
-		printf("  %.*s", width[k], line);
+	printf("\n# ");
+	rule(overhead);
+	for (unsigned int k = 0; k < o->nkeys; k++) {
+		printf("  ");
+		rule(width[k]);
+	}
 	printf("\n#\n");
 
 	sort_col = cols[0];
@@ -238,9 +248,9 @@ int cmd_report(int argc, char **argv)
 		ret = fail("%s has no samples", o.input);
 	} else {
 		print(&r, &o, cols, (unsigned int)ncols);
-		if (r.lost)
-			say("%s: %llu samples were lost while recording", o.input,
-			    (unsigned long long)r.lost);
+		if (r.lost_chunks)
+			say("%s: %llu samples were lost while recording (%llu lost chunks)",
+			    o.input, (unsigned long long)r.lost, (unsigned long long)r.lost_chunks);
 	}
 	report_free(&r);
 	return ret;

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""crafted.py: hostile perf.data files for pmuctl report (issue 38's findings).
+
+Each file is made the way a stranger would make it, by the layout of
+perf.data-file-format.txt and include/uapi/linux/perf_event.h, to break one
+assumption of the reader. They are the fuzzer's regression inputs
+(tests/fuzz/README.md) and report-hostile-test's cases.
+
+    crafted.py DIR [ELF]
+
+writes DIR/NAME.data for each case; with ELF (a program with a function of
+a 350-character name, built by report-hostile-test), the cases that need a
+real symbol map it. Prints each name and what it breaks, one per line.
+"""
+import os
+import struct
+import sys
+
+MAGIC = b"PERFILE2"
+HEADER_SIZE = 104
+ATTR_SIZE = 112                       # PERF_ATTR_SIZE_VER5
+SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_PERIOD = 0x1, 0x2, 0x4, 0x100
+REC_MMAP, REC_COMM, REC_FORK, REC_SAMPLE, REC_MMAP2 = 1, 3, 7, 9, 10
+REC_LOST, REC_LOST_SAMPLES = 2, 13
+MISC_USER = 2
+EXCLUDE_KERNEL = 1 << 5
+
+
+def attr(sample_type=SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_PERIOD, config=0):
+    """A perf_event_attr: a hardware event, user mode, sampled."""
+    a = struct.pack("<IIQQQQQ", 0, ATTR_SIZE, config, 1000, sample_type, 0, EXCLUDE_KERNEL)
+    return a + bytes(ATTR_SIZE - len(a))
+
+
+def record(kind, body, misc=0, size=None):
+    """A record: its header, then @body; @size overrides the header's size."""
+    return struct.pack("<IHH", kind, misc, 8 + len(body) if size is None else size) + body
+
+
+def pad8(b):
+    return b + bytes(-len(b) % 8)
+
+
+def comm(pid, tid, name):
+    return record(REC_COMM, struct.pack("<II", pid, tid) + pad8(name.encode() + b"\0"))
+
+
+def fork(pid, ppid, tid, ptid, time=0):
+    return record(REC_FORK, struct.pack("<IIIIQ", pid, ppid, tid, ptid, time))
+
+
+def mmap2(pid, start, length, pgoff, path):
+    fixed = struct.pack("<IIQQQIIQQII", pid, pid, start, length, pgoff, 0, 0, 0, 0, 5, 2)
+    return record(REC_MMAP2, fixed + pad8(path.encode() + b"\0"))
+
+
+def sample(pid, tid, ip, time, period=1000):
+    return record(REC_SAMPLE, struct.pack("<QIIQQ", ip, pid, tid, time, period), MISC_USER)
+
+
+def perf_data(records, attrs=None, ids=None, attrs_at=None, data_at=None):
+    """A whole file: header, the attributes (each with its IDs), the records.
+
+    @ids: per attribute, its IDs; @attrs_at/@data_at: where the sections go
+    (an odd offset is the stranger's right).
+    """
+    attrs = attrs or [attr()]
+    ids = ids if ids is not None else [[] for _ in attrs]
+    data = b"".join(records)
+    attrs_at = attrs_at if attrs_at is not None else HEADER_SIZE
+    ids_at = attrs_at + len(attrs) * (ATTR_SIZE + 16)
+    id_bytes = b""
+    table = b""
+    for a, these in zip(attrs, ids):
+        section = struct.pack("<QQ", ids_at + len(id_bytes), 8 * len(these))
+        id_bytes += b"".join(struct.pack("<Q", i) for i in these)
+        table += a + section
+    data_at = data_at if data_at is not None else ids_at + len(id_bytes)
+    head = MAGIC + struct.pack("<QQ", HEADER_SIZE, ATTR_SIZE + 16)
+    head += struct.pack("<QQ", attrs_at, len(table))
+    head += struct.pack("<QQ", data_at, len(data))
+    head += struct.pack("<QQ", 0, 0) + bytes(32)
+    out = bytearray(head)
+    out += bytes(max(0, attrs_at - len(out)))
+    out[attrs_at:attrs_at + len(table) + len(id_bytes)] = table + id_bytes
+    out += bytes(max(0, data_at - len(out)))
+    out[data_at:data_at + len(data)] = data
+    return bytes(out)
+
+
+def elf_function(path, name_len):
+    """(file offset, size of the text) of the function of a @name_len-character name in @path."""
+    with open(path, "rb") as f:
+        elf = f.read()
+    assert elf[:4] == b"\x7fELF" and elf[4] == 2, "a 64-bit ELF"
+    shoff, = struct.unpack_from("<Q", elf, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", elf, 0x3a)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", elf, shoff + i * shentsize) for i in range(shnum)]
+    for s in sections:
+        if s[1] != 2:                 # SHT_SYMTAB
+            continue
+        strtab = sections[s[6]]
+        for off in range(s[4], s[4] + s[5], 24):
+            st_name, info, _, _, value, size = struct.unpack_from("<IBBHQQ", elf, off)
+            name = elf[strtab[4] + st_name:elf.index(b"\0", strtab[4] + st_name)]
+            if len(name) == name_len and info & 0xf == 2:
+                # The text's section: its file offset for the address.
+                for t in sections:
+                    if t[3] <= value < t[3] + t[5] and t[1] == 1:
+                        return value - t[3] + t[4], size
+    raise SystemExit(f"crafted.py: no function of a {name_len}-character name in {path}")
+
+
+def cases(elf):
+    pid = 4242
+    base = 0x7f0000000000
+    yield "empty-ids", "two attributes with empty ID sections (a double free)", perf_data(
+        [comm(pid, pid, "victim"), sample(pid, pid, 0x1234, 1)], attrs=[attr(), attr(config=1)])
+    yield "unaligned", "the attributes and the records at odd offsets", perf_data(
+        [comm(pid, pid, "odd"), sample(pid, pid, 0x1234, 1)], attrs_at=HEADER_SIZE + 3,
+        data_at=HEADER_SIZE + 3 + ATTR_SIZE + 16 + 5)
+    short = sample(pid, pid, 0x1234, 2)[:12]
+    yield "short-record", "a record whose size is not a multiple of 8, last in the file", perf_data(
+        [comm(pid, pid, "short"), record(REC_SAMPLE, short[8:], MISC_USER)])
+    yield "wrapping-map", "a mapping whose end wraps past 2^64", perf_data(
+        [comm(pid, pid, "wrap"), mmap2(pid, 2**64 - 4096, 8192, 0, "/bin/sh"),
+         sample(pid, pid, 2**64 - 1, 1)])
+    yield "huge-sections", "sections whose offsets and sizes overflow", (
+        MAGIC + struct.pack("<QQ", HEADER_SIZE, ATTR_SIZE + 16) +
+        struct.pack("<QQ", 2**64 - 8, 2**63) + struct.pack("<QQ", 2**64 - 16, 64) +
+        bytes(16) + bytes([0xff]) * 32 + bytes(64))
+    lost = record(REC_LOST, struct.pack("<QQ", 1, 7))
+    lost_samples = record(REC_LOST_SAMPLES, struct.pack("<Q", 3))
+    yield "lost", "7 samples in a lost chunk, 3 lost samples apart", perf_data(
+        [comm(pid, pid, "lossy"), lost, lost_samples, sample(pid, pid, 0x1234, 1)])
+    recs = [comm(pid, pid, "forker")]
+    recs += [mmap2(pid, base + i * 8192, 4096, 0, "/nonexistent/lib%d.so" % i) for i in range(20000)]
+    recs += [fork(pid + 1 + i, pid, pid + 1 + i, pid) for i in range(6000)]
+    recs += [mmap2(pid + 1 + i, 0x1000, 4096, 0, "/nonexistent/child") for i in range(6000)]
+    yield "fork-copies", "20,000 mappings, then 6,000 children that each map a file", perf_data(recs)
+    recs = [comm(100000 + i, 100000 + i, "t%d" % i) for i in range(200000)]
+    recs.append(sample(100000, 100000, 0x1234, 1))
+    yield "many-threads", "200,000 threads, each named", perf_data(recs)
+    # Names of one djb2 hash ("Aa" and "B@" hash alike): rows by comparison.
+    names = [format(i, "012b").replace("0", "Aa").replace("1", "B@") for i in range(4096)]
+    recs = []
+    for i, name in enumerate(names):
+        recs += [comm(20000 + i, 20000 + i, name), sample(20000 + i, 20000 + i, 0x1234, i + 1)]
+    yield "colliding-names", "4,096 thread names of one string hash", perf_data(recs)
+    if elf:
+        off, size = elf_function(elf, 350)
+        start = 0x555555554000
+        recs = [comm(pid, pid, "longname"), mmap2(pid, start, 1 << 20, 0, os.path.abspath(elf))]
+        recs += [sample(pid, pid, start + off + size // 2, 10 + i) for i in range(4)]
+        yield "long-symbol", "a 350-character function name (-s sym,sym,sym,sym)", perf_data(recs)
+        many = [attr(config=i) for i in range(40)]
+        yield "forty-events", "40 events, and a long name: the header's rule", perf_data(
+            recs, attrs=many, ids=[[1000 + i] for i in range(40)])
+
+
+def main():
+    if len(sys.argv) not in (2, 3):
+        raise SystemExit(__doc__)
+    out, elf = sys.argv[1], sys.argv[2] if len(sys.argv) == 3 else None
+    os.makedirs(out, exist_ok=True)
+    for name, what, data in cases(elf):
+        with open(os.path.join(out, name + ".data"), "wb") as f:
+            f.write(data)
+        print(f"{name}: {what}")
+
+
+if __name__ == "__main__":
+    main()
