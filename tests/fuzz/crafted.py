@@ -89,27 +89,58 @@ def perf_data(records, attrs=None, ids=None, attrs_at=None, data_at=None):
     return bytes(out)
 
 
-def elf_function(path, name_len):
-    """(file offset, size of the text) of the function of a @name_len-character name in @path."""
+def elf_functions(path):
+    """{name: (file offset, size)} of the functions of ELF @path, 32- or 64-bit, little-endian.
+
+    A Thumb function's address loses its bit 0, as the code's does.
+    """
     with open(path, "rb") as f:
         elf = f.read()
-    assert elf[:4] == b"\x7fELF" and elf[4] == 2, "a 64-bit ELF"
-    shoff, = struct.unpack_from("<Q", elf, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", elf, 0x3a)
-    sections = [struct.unpack_from("<IIQQQQIIQQ", elf, shoff + i * shentsize) for i in range(shnum)]
+    assert elf[:4] == b"\x7fELF" and elf[5] == 1, "a little-endian ELF"
+    wide = elf[4] == 2
+    if wide:
+        shoff, = struct.unpack_from("<Q", elf, 0x28)
+        shentsize, shnum = struct.unpack_from("<HH", elf, 0x3a)
+        shdr, sym, symsize = "<IIQQQQIIQQ", "<IBBHQQ", 24
+    else:
+        shoff, = struct.unpack_from("<I", elf, 0x20)
+        shentsize, shnum = struct.unpack_from("<HH", elf, 0x2e)
+        shdr, sym, symsize = "<IIIIIIIIII", "<IIIBBH", 16
+    machine, = struct.unpack_from("<H", elf, 0x12)
+    sections = [struct.unpack_from(shdr, elf, shoff + i * shentsize) for i in range(shnum)]
+    found = {}
     for s in sections:
         if s[1] != 2:                 # SHT_SYMTAB
             continue
         strtab = sections[s[6]]
-        for off in range(s[4], s[4] + s[5], 24):
-            st_name, info, _, _, value, size = struct.unpack_from("<IBBHQQ", elf, off)
-            name = elf[strtab[4] + st_name:elf.index(b"\0", strtab[4] + st_name)]
-            if len(name) == name_len and info & 0xf == 2:
-                # The text's section: its file offset for the address.
-                for t in sections:
-                    if t[3] <= value < t[3] + t[5] and t[1] == 1:
-                        return value - t[3] + t[4], size
+        for off in range(s[4], s[4] + s[5], symsize):
+            if wide:
+                st_name, info, _, shndx, value, size = struct.unpack_from(sym, elf, off)
+            else:
+                st_name, value, size, info, _, shndx = struct.unpack_from(sym, elf, off)
+            if info & 0xf != 2 or not 0 < shndx < len(sections):   # STT_FUNC, defined
+                continue
+            if machine == 40:         # EM_ARM
+                value &= ~1
+            start = strtab[4] + st_name
+            name = elf[start:elf.index(b"\0", start)].decode()
+            t = sections[shndx]
+            found[name] = (value - t[3] + t[4], size)
+    return found
+
+
+def elf_function(path, name_len):
+    """(file offset, size) of the function of a @name_len-character name in @path."""
+    for name, where in elf_functions(path).items():
+        if len(name) == name_len:
+            return where
     raise SystemExit(f"crafted.py: no function of a {name_len}-character name in {path}")
+
+
+def spread(pid, start, where, n, time=0):
+    """@n samples spread through a function at @where (file offset, size), mapped at @start."""
+    off, size = where
+    return [sample(pid, pid, start + off + (k * size // n & ~1), time + k) for k in range(n)]
 
 
 def cases(elf):

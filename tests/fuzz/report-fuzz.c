@@ -21,7 +21,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum report_key keys[] = { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM };
+	static const struct report_options o = {
+		.keys = { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM }, .nkeys = 4,
+		.symfs = "/nonexistent-symfs", .demangle = true,
+	};
 	/* report_parse() reads 8 zero bytes past the end, as report_read() leaves them. */
 	char *copy = calloc(1, size + 8);
 	struct report r;
@@ -29,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data, size);
-	if (!report_parse(copy, size, "/nonexistent-symfs", keys, 4, &r))
+	if (!report_parse(copy, size, &o, &r))
 		report_free(&r);
 	free(copy);
 	return 0;

@@ -624,10 +624,11 @@ static int load(const char *path, char **base, size_t *size)
 	return 0;
 }
 
-int report_parse(const char *base, size_t size, const char *symfs, const enum report_key *keys,
-		 unsigned int nkeys, struct report *r)
+int report_parse(const char *base, size_t size, const struct report_options *o,
+		 struct report *r)
 {
-	struct reader rd = { .base = base, .size = size, .keys = keys, .nkeys = nkeys, .r = r };
+	struct reader rd = { .base = base, .size = size, .keys = o->keys, .nkeys = o->nkeys,
+			     .r = r };
 	struct section groups;
 	int err;
 
@@ -646,7 +647,7 @@ int report_parse(const char *base, size_t size, const char *symfs, const enum re
 	if (!err) {
 		read_names(&rd);
 		r->grouped = feature(&rd, FEAT_GROUP_DESC, &groups);
-		err = report_symbols_new(&rd.syms, symfs);
+		err = report_symbols_new(&rd.syms, o->symfs, o->demangle);
 	}
 	if (!err)
 		err = read_records(&rd);
@@ -660,8 +661,7 @@ int report_parse(const char *base, size_t size, const char *symfs, const enum re
 	return err;
 }
 
-int report_read(const char *path, const char *symfs, const enum report_key *keys,
-		unsigned int nkeys, struct report *r)
+int report_read(const char *path, const struct report_options *o, struct report *r)
 {
 	size_t size = 0;
 	char *base = NULL;
@@ -673,7 +673,7 @@ int report_read(const char *path, const char *symfs, const enum report_key *keys
 		return fail("%s: not a regular file", path);
 	if (err)
 		return fail("%s: %s", path, strerror(err));
-	err = report_parse(base, size, symfs, keys, nkeys, r);
+	err = report_parse(base, size, o, r);
 	/* The rows' keys are copies: the file can go. */
 	free(base);
 	switch (err) {

@@ -40,13 +40,16 @@ struct report {
 /* A sort key by perf's name ("comm", "pid", "dso", "sym"): 0, or -1 if unknown. */
 int report_key_parse(const char *name, enum report_key *key);
 
-/*
- * Reads @path (files under @symfs for symbols, may be NULL) into @r, a
- * row per distinct value of @keys. Returns 0, or says why not and
- * returns EXIT_FAILURE.
- */
-int report_read(const char *path, const char *symfs, const enum report_key *keys,
-		unsigned int nkeys, struct report *r);
+/* How a file is read. */
+struct report_options {
+	enum report_key keys[REPORT_MAX_KEYS];	/* a row per distinct value of these */
+	unsigned int nkeys;
+	const char *symfs;	/* the programs' files under this folder, or NULL */
+	bool demangle;		/* C++ names as perf shows them */
+};
+
+/* Reads @path into @r: 0, or says why not and returns EXIT_FAILURE. */
+int report_read(const char *path, const struct report_options *o, struct report *r);
 void report_free(struct report *r);
 
 /*
@@ -56,7 +59,7 @@ void report_free(struct report *r);
  * -EFBIG (its mappings would exceed the bound), -ENOMEM. The fuzzer's
  * way in (tests/fuzz).
  */
-int report_parse(const char *base, size_t size, const char *symfs, const enum report_key *keys,
-		 unsigned int nkeys, struct report *r);
+int report_parse(const char *base, size_t size, const struct report_options *o,
+		 struct report *r);
 
 #endif /* PMUCTL_REPORT_DATA_H */

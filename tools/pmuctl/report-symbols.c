@@ -5,9 +5,18 @@
  * serves every process that maps the file, wherever ASLR put it. An
  * address in a mapping becomes a file offset (the mapping's start is the
  * file's @pgoff), the file offset an address of the loadable segment
- * that holds it, and that address a symbol: the file's .symtab, its
+ * that holds it, and that address a function: of the file's .symtab, its
  * .dynsym, or its debug file's (libdwfl's standard search: .gnu_debuglink,
  * the build ID under /usr/lib/debug).
+ *
+ * The functions are chosen as perf chooses them, not as libdwfl's nearest
+ * symbol: a function symbol, or a label in code, but never one of ARM's
+ * mapping symbols ($a, $t, $d and AArch64's $x, which mark where Thumb,
+ * ARM code or data begin, and would otherwise name every sample after
+ * one); a Thumb function's address without its bit 0; of symbols at one
+ * address, a sized one, then a global, then a weak one, then the one of
+ * fewer leading underscores; a symbol of no size reaches to the next.
+ * C++ names are demangled as perf shows them (report-demangle.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,15 +30,28 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "report-demangle.h"
 #include "report-symbols.h"
+
+struct func {
+	uint64_t start, end;	/* in the module's addresses */
+	const char *name;	/* libdwfl's, as long as the module lives */
+	char *shown;		/* demangled, or NULL */
+	bool looked;		/* demangling tried */
+	unsigned int rank;	/* lower wins at one address */
+};
 
 struct file {
 	char *path;
 	Dwfl *dwfl;		/* NULL: the file could not be read */
 	Dwfl_Module *mod;
+	struct func *funcs;	/* by start, one per address */
+	size_t nfuncs;
+	bool read;		/* funcs made */
 };
 
 struct report_symbols {
+	bool demangle;
 	char *symfs;
 	char *debuginfo_path;
 	Dwfl_Callbacks callbacks;
@@ -45,18 +67,22 @@ static void free_file(void *p)
 {
 	struct file *f = p;
 
+	for (size_t i = 0; i < f->nfuncs; i++)
+		free(f->funcs[i].shown);
+	free(f->funcs);
 	if (f->dwfl)
 		dwfl_end(f->dwfl);
 	free(f->path);
 	free(f);
 }
 
-int report_symbols_new(struct report_symbols **sp, const char *symfs)
+int report_symbols_new(struct report_symbols **sp, const char *symfs, bool demangle)
 {
 	struct report_symbols *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
+	s->demangle = demangle;
 	s->symfs = strdup(symfs ? symfs : "");
 	if (!s->symfs) {
 		free(s);
@@ -158,11 +184,121 @@ static bool offset_address(Elf *elf, uint64_t off, uint64_t *addr)
 	return false;
 }
 
+/* ARM's and AArch64's mapping symbols: $a, $t, $d, $x, and their "$t.N" forms. */
+static bool is_mapping_symbol(const char *name)
+{
+	return name[0] == '$' && name[1] && strchr("atdx", name[1]) && (!name[2] || name[2] == '.');
+}
+
+static unsigned int underscores(const char *name)
+{
+	unsigned int n = 0;
+
+	while (name[n] == '_')
+		n++;
+	return n;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct func *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (int)underscores(x->name) - (int)underscores(y->name);
+}
+
+/* Whether symbol @sym of @elf names code perf would name a sample with. */
+static bool names_code(Elf *elf, const GElf_Sym *sym, GElf_Word shndx, const char *name)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (!*name || shndx == SHN_UNDEF || shndx == SHN_ABS || is_mapping_symbol(name))
+		return false;
+	switch (GELF_ST_TYPE(sym->st_info)) {
+	case STT_FUNC:
+	case STT_GNU_IFUNC:
+		return true;
+	case STT_NOTYPE:	/* an assembler's label: only in code */
+		scn = elf_getscn(elf, shndx);
+		return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+	default:
+		return false;
+	}
+}
+
+/* @f's functions, by start; on failure, none. */
+static void read_funcs(struct file *f)
+{
+	int n = dwfl_module_getsymtab(f->mod);
+	GElf_Addr bias;
+	Elf *main_elf = dwfl_module_getelf(f->mod, &bias);
+	GElf_Ehdr eh;
+	bool arm = main_elf && gelf_getehdr(main_elf, &eh) && eh.e_machine == EM_ARM;
+	size_t kept = 0;
+
+	f->read = true;
+	if (n <= 0 || !(f->funcs = calloc((size_t)n, sizeof(*f->funcs))))
+		return;
+	for (int i = 0; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr, b;
+		GElf_Word shndx;
+		Elf *elf;
+		const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &addr, &shndx, &elf, &b);
+		unsigned int bind;
+
+		if (!name || !names_code(elf, &sym, shndx, name))
+			continue;
+		if (arm)
+			addr &= ~(GElf_Addr)1;	/* a Thumb function's mark */
+		bind = GELF_ST_BIND(sym.st_info);
+		f->funcs[f->nfuncs++] = (struct func){
+			.start = addr, .end = sym.st_size ? addr + sym.st_size : 0, .name = name,
+			.rank = (sym.st_size ? 0 : 4) + (bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2),
+		};
+	}
+	qsort(f->funcs, f->nfuncs, sizeof(*f->funcs), by_start);
+	for (size_t i = 0; i < f->nfuncs; i++)
+		if (!kept || f->funcs[i].start != f->funcs[kept - 1].start)
+			f->funcs[kept++] = f->funcs[i];
+	f->nfuncs = kept;
+	/* A symbol of no size reaches to the next one (the last, to the next page but one). */
+	for (size_t i = 0; i < f->nfuncs; i++)
+		if (!f->funcs[i].end)
+			f->funcs[i].end = i + 1 < f->nfuncs ? f->funcs[i + 1].start :
+					  (f->funcs[i].start | 4095) + 4097;
+}
+
+/* The function at @addr in @f, or NULL. */
+static struct func *func_at(struct file *f, uint64_t addr)
+{
+	size_t lo = 0, hi;
+
+	if (!f->read)
+		read_funcs(f);
+	hi = f->nfuncs;
+	/* The last function that starts at or before @addr. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->funcs[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && addr < f->funcs[lo - 1].end ? &f->funcs[lo - 1] : NULL;
+}
+
 const char *report_symbols_find(struct report_symbols *s, const char *path, uint64_t start,
 				uint64_t pgoff, uint64_t ip, uint64_t *addr)
 {
 	struct file *f = open_file(s, path);
 	uint64_t off = ip - start + pgoff;
+	struct func *fn;
 	GElf_Addr bias;
 	Elf *elf;
 
@@ -172,5 +308,12 @@ const char *report_symbols_find(struct report_symbols *s, const char *path, uint
 	elf = dwfl_module_getelf(f->mod, &bias);
 	if (!elf || !offset_address(elf, off, addr))
 		return NULL;
-	return dwfl_module_addrname(f->mod, *addr + bias);
+	fn = func_at(f, *addr + bias);
+	if (!fn)
+		return NULL;
+	if (s->demangle && !fn->looked) {
+		fn->looked = true;
+		fn->shown = report_demangle(fn->name);
+	}
+	return fn->shown ? fn->shown : fn->name;
 }

@@ -8,17 +8,21 @@
 #ifndef PMUCTL_REPORT_SYMBOLS_H
 #define PMUCTL_REPORT_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct report_symbols;
 
-/* @symfs: a folder the files are looked for under (perf's --symfs), or NULL. */
-int report_symbols_new(struct report_symbols **s, const char *symfs);
+/*
+ * @symfs: a folder the files are looked for under (perf's --symfs), or
+ * NULL; @demangle: C++ names as perf shows them (else as in the file).
+ */
+int report_symbols_new(struct report_symbols **s, const char *symfs, bool demangle);
 void report_symbols_free(struct report_symbols *s);
 
 /*
  * The function at @ip in file @path, mapped at @start from file offset
- * @pgoff: its name, or NULL (no such file, no symbol there). *@addr gets
+ * @pgoff: its name, or NULL (no such file, no function there). *@addr gets
  * @ip as an address of the file (its p_vaddr terms), or the offset in
  * the mapping when the file cannot be read.
  */

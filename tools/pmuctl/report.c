@@ -14,7 +14,8 @@
 #include "report-data.h"
 
 static const char help[] =
-	"Usage: pmuctl report [-i FILE] [-s KEYS] [-e EVENT] [--symfs DIR] [--stdio]\n"
+	"Usage: pmuctl report [-i FILE] [-s KEYS] [-e EVENT] [--symfs DIR] [--no-demangle]\n"
+	"                     [--stdio]\n"
 	"\n"
 	"Prints perf report's table from a perf.data file (pmuctl record's or perf\n"
 	"record's): the share of each event's weight per command, file and function,\n"
@@ -26,6 +27,8 @@ static const char help[] =
 	"  -e, --event EVENT    only this event's column (its name, as in the file:\n"
 	"                       cpu-clock, instructions, ...)\n"
 	"      --symfs DIR      look for the programs' files under DIR\n"
+	"      --no-demangle    C++ names as in the file (default: as perf shows them,\n"
+	"                       geo::Solver::run)\n"
 	"      --stdio          the table as text (the only way; for perf's habits)\n"
 	"  -h, --help           this help\n"
 	"\n"
@@ -37,13 +40,12 @@ static const char *const key_titles[] = {
 };
 
 struct options {
-	const char *input, *symfs;
-	enum report_key keys[REPORT_MAX_KEYS];
-	unsigned int nkeys;
+	const char *input;
+	struct report_options read;
 	const char *event;
 };
 
-static int parse_keys(struct options *o, char *arg)
+static int parse_keys(struct report_options *o, char *arg)
 {
 	o->nkeys = 0;
 	for (char *k = strtok(arg, ","); k; k = strtok(NULL, ",")) {
@@ -58,13 +60,15 @@ static int parse_keys(struct options *o, char *arg)
 
 static int parse(int argc, char **argv, struct options *o)
 {
-	enum { OPT_SYMFS = 256, OPT_STDIO };
+	enum { OPT_SYMFS = 256, OPT_STDIO, OPT_DEMANGLE, OPT_NO_DEMANGLE };
 	static const struct option longs[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
+		{ "demangle", no_argument, NULL, OPT_DEMANGLE },
+		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -77,7 +81,7 @@ static int parse(int argc, char **argv, struct options *o)
 			o->input = optarg;
 			break;
 		case 's':
-			ret = parse_keys(o, optarg);
+			ret = parse_keys(&o->read, optarg);
 			if (ret)
 				return ret;
 			break;
@@ -85,9 +89,15 @@ static int parse(int argc, char **argv, struct options *o)
 			o->event = optarg;
 			break;
 		case OPT_SYMFS:
-			o->symfs = optarg;
+			o->read.symfs = optarg;
 			break;
 		case OPT_STDIO:
+			break;
+		case OPT_DEMANGLE:
+			o->read.demangle = true;
+			break;
+		case OPT_NO_DEMANGLE:
+			o->read.demangle = false;
 			break;
 		case 'h':
 			fputs(help, stdout);
@@ -179,8 +189,8 @@ static void print(struct report *r, const struct options *o, const unsigned int 
 	printf("%s'\n", ncols > 1 ? " }" : "");
 	printf("# Event count (approx.): %llu\n#\n", (unsigned long long)count);
 
-	for (unsigned int k = 0; k < o->nkeys; k++) {
-		width[k] = (int)strlen(key_titles[o->keys[k]]);
+	for (unsigned int k = 0; k < o->read.nkeys; k++) {
+		width[k] = (int)strlen(key_titles[o->read.keys[k]]);
 		for (size_t i = 0; i < r->nrows; i++) {
 			int len = (int)strlen(r->rows[i].key[k]);
 
@@ -190,15 +200,15 @@ static void print(struct report *r, const struct options *o, const unsigned int 
 	}
 	printf("# %*s", overhead, "Overhead");
 	/* perf centres the thread column's title, and left-aligns the others. */
-	for (unsigned int k = 0; k < o->nkeys; k++) {
-		const char *title = key_titles[o->keys[k]];
-		int pad = o->keys[k] == KEY_PID ? (width[k] - (int)strlen(title)) / 2 : 0;
+	for (unsigned int k = 0; k < o->read.nkeys; k++) {
+		const char *title = key_titles[o->read.keys[k]];
+		int pad = o->read.keys[k] == KEY_PID ? (width[k] - (int)strlen(title)) / 2 : 0;
 
 		printf("  %*s%-*s", pad, "", width[k] - pad, title);
 	}
 	printf("\n# ");
 	rule(overhead);
-	for (unsigned int k = 0; k < o->nkeys; k++) {
+	for (unsigned int k = 0; k < o->read.nkeys; k++) {
 		printf("  ");
 		rule(width[k]);
 	}
@@ -221,8 +231,8 @@ static void print(struct report *r, const struct options *o, const unsigned int 
 
 			printf("%7.2f%%", total ? 100.0 * (double)rw->weight[cols[c]] / (double)total : 0.0);
 		}
-		for (unsigned int k = 0; k < o->nkeys; k++)
-			printf("  %-*s", k + 1 < o->nkeys ? width[k] : 0, rw->key[k]);
+		for (unsigned int k = 0; k < o->read.nkeys; k++)
+			printf("  %-*s", k + 1 < o->read.nkeys ? width[k] : 0, rw->key[k]);
 		printf("\n");
 	}
 }
@@ -230,7 +240,8 @@ static void print(struct report *r, const struct options *o, const unsigned int 
 int cmd_report(int argc, char **argv)
 {
 	struct options o = { .input = "perf.data",
-			     .keys = { KEY_COMM, KEY_DSO, KEY_SYM }, .nkeys = 3 };
+			     .read = { .keys = { KEY_COMM, KEY_DSO, KEY_SYM }, .nkeys = 3,
+				       .demangle = true } };
 	unsigned int cols[REPORT_MAX_EVENTS];
 	struct report r;
 	int ret, ncols;
@@ -238,7 +249,7 @@ int cmd_report(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret)
 		return ret;
-	ret = report_read(o.input, o.symfs, o.keys, o.nkeys, &r);
+	ret = report_read(o.input, &o.read, &r);
 	if (ret)
 		return ret;
 	ncols = columns(&r, o.event, cols);
