@@ -111,7 +111,8 @@ int armpmu_sampling_check(const struct armpmu_sampling *arg, bool kernel_allowed
 		return 0;
 	if (arg->ring_bytes < PAGE_SIZE)
 		return -EINVAL;
-	if (!rate || arg->period_ns < NSEC_PER_SEC / rate)
+	if (!rate || arg->period_ns < NSEC_PER_SEC / rate ||
+	    arg->period_ns > ARMPMU_SAMPLING_PERIOD_MAX)
 		return -ERANGE;
 	if (arg->ring_bytes > (u64)READ_ONCE(sample_ring_kb_max) * 1024)
 		return -E2BIG;

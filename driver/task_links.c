@@ -148,8 +148,13 @@ static struct armpmu_session *let_go(struct task_struct *task, u16 record)
 			link->rec->exec_left = record == ARMPMU_RECORD_LET_GO;
 			raw_spin_unlock(&s->count_lock);
 		}
-		if (unlikely(READ_ONCE(s->sampling.sampler)))
-			armpmu_sampling_task(s, &link->st, record, task, NULL);
+		if (unlikely(READ_ONCE(s->sampling.sampler))) {
+			/* Its parent's IDs, as perf's EXIT record carries them. */
+			rcu_read_lock();
+			armpmu_sampling_task(s, &link->st, record, task,
+					     rcu_dereference(task->real_parent));
+			rcu_read_unlock();
+		}
 		unlink_task(link);
 		if (unlikely(READ_ONCE(s->sampling.sampler)) && list_empty(&s->tasks))
 			armpmu_sampling_ended(s);

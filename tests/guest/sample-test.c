@@ -140,7 +140,7 @@ static int work(const char *what, unsigned long n)
 struct shared {
 	int err;
 	char where[40];
-	pid_t worker;
+	pid_t worker, recorder;	/* the worker's parent: the recording process */
 	unsigned int reads;
 	struct armpmu_samples last;
 	struct armpmu_threads threads;
@@ -249,6 +249,7 @@ static void record_child(const struct spec *sp)
 	if (until[0] >= 0)
 		close(until[0]);
 	sh->worker = pid;
+	sh->recorder = getpid();
 	at.tid = (__u32)pid;
 	at.flags = sp->attach;
 	err = dev_open(&fd);
@@ -357,6 +358,7 @@ struct tally {
 	uint64_t let_go_time;
 	__u32 let_go_tid;
 	unsigned int after_let_go;
+	__u32 exit_ppid, exit_ptid;	/* the last EXIT's */
 };
 
 static bool in(uint64_t ip, const char *start, const char *stop)
@@ -401,7 +403,10 @@ static void count(struct tally *t)
 			t->exec_comm[15] = 0;
 			break;
 		case ARMPMU_RECORD_EXIT:
+			tr = (const void *)h;
 			t->exits++;
+			t->exit_ppid = tr->ppid;
+			t->exit_ptid = tr->ptid;
 			break;
 		case ARMPMU_RECORD_LET_GO:
 			tr = (const void *)h;
@@ -505,6 +510,10 @@ static void test_attribution(void)
 		  "attribution: one EXEC record (comm exe, from /proc/self/exe), one EXIT, ENDED",
 		  "EXEC %u (%s), EXIT %u, FORK %u, LET_GO %u, bad %u, lost %llu, flags %#x",
 		  t.execs, t.exec_comm, t.exits, t.forks, t.let_go, t.bad, t.lost, sh->last.flags);
+	tap_check(t.exits == 1 && t.exit_ppid == (__u32)sh->recorder &&
+		  t.exit_ptid == (__u32)sh->recorder,
+		  "attribution: the EXIT record carries its parent's IDs, as perf's does",
+		  "EXIT ppid %u, ptid %u; the parent %d", t.exit_ppid, t.exit_ptid, (int)sh->recorder);
 	tap_check(sh->last.recorded == t.samples && !sh->last.lost && !sh->last.pending,
 		  "attribution: READ_SAMPLES' tallies: recorded = samples read, none lost",
 		  "recorded %llu, %u read, lost %llu, pending %u", (ull)sh->last.recorded,
@@ -694,6 +703,9 @@ static void errno_child(struct errno_case *c, unsigned int *n)
 	CASE("EINVAL: a ring smaller than a page", EINVAL, set_sampling(fd, PERIOD_NS, 4095, 0));
 	CASE("ERANGE: a period shorter than sample_rate_max allows", ERANGE,
 	     set_sampling(fd, PERIOD_NS - 1, 4096, 0));
+	CASE("ERANGE: a period of 2^63 ns, which the kernel's signed time never reaches", ERANGE,
+	     set_sampling(fd, ARMPMU_SAMPLING_PERIOD_MAX + 1, 4096, 0));
+	CASE("ERANGE: a period of 2^64 - 1 ns", ERANGE, set_sampling(fd, ~0ULL, 4096, 0));
 	CASE("E2BIG: a ring above sample_ring_kb_max", E2BIG,
 	     set_sampling(fd, PERIOD_NS, (1024U << 10) + 1, 0));
 	CASE("EACCES: ARMPMU_SAMPLING_KERNEL as lab", EACCES,

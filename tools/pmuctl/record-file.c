@@ -487,9 +487,10 @@ static int write_raw(struct record_file *rf, const struct armpmu_record *r)
 		    comm, r->tid);
 		rf->stats.let_go++;
 		/* perf's events leave such a thread with an EXIT. */
-		return perfdata_exit(rf->pd, &w, r->pid, r->pid);
+		return perfdata_exit(rf->pd, &w, t->ppid, t->ppid);
 	case ARMPMU_RECORD_EXIT:
-		return perfdata_exit(rf->pd, &w, r->pid, r->pid);
+		/* The kernel's EXIT: the parent process's ID, twice. */
+		return perfdata_exit(rf->pd, &w, t->ppid, t->ppid);
 	}
 	return 0;
 }

@@ -148,8 +148,9 @@ static int parse(int argc, char **argv, struct record *r)
 				return usage_error("-F: '%s' is not a frequency (Hz, 1 to 1000000)", optarg);
 			break;
 		case 'c':
-			if (!parse_u64(optarg, &r->period_ns))
-				return usage_error("-c: '%s' is not a period in ns", optarg);
+			if (!parse_u64(optarg, &r->period_ns) || r->period_ns > ARMPMU_SAMPLING_PERIOD_MAX)
+				return usage_error("-c: '%s' is not a period in ns (1 to 2^63 - 1)",
+						   optarg);
 			break;
 		case 'o':
 			r->output = optarg;

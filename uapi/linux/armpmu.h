@@ -359,6 +359,9 @@ struct armpmu_threads {
 #define ARMPMU_SAMPLING_KERNEL	(1U << 0)
 #define ARMPMU_SAMPLING_FLAGS	(ARMPMU_SAMPLING_KERNEL)
 
+/* The longest period: the kernel's time is signed, and 2^63 ns would never come. */
+#define ARMPMU_SAMPLING_PERIOD_MAX	0x7fffffffffffffffULL
+
 /* ARMPMU_IOC_SET_SAMPLING argument. */
 struct armpmu_sampling {
 	__u64 period_ns;	/* running time of a thread between its samples;
@@ -435,8 +438,10 @@ struct armpmu_lost {
 
 struct armpmu_task_record {
 	struct armpmu_record head;	/* the thread that came, executed, left */
-	__u32 ppid;		/* FORK: the process that created it (0 otherwise) */
-	__u32 ptid;		/* FORK: the thread that created it (0 otherwise) */
+	__u32 ppid;		/* FORK: the process that created it; EXIT and
+				 * LET_GO: its parent process; EXEC: 0 */
+	__u32 ptid;		/* FORK: the thread that created it; EXIT and
+				 * LET_GO: its parent's thread; EXEC: 0 */
 	char comm[16];		/* the thread's name (TASK_COMM_LEN), NUL-padded */
 };
 
@@ -771,7 +776,8 @@ struct armpmu_file_status {
  * for a multiplexed file; EBUSY while counting or armed (started, waiting
  * for an exec); EINVAL for an undefined flag, a non-zero reserved field, or
  * @ring_bytes smaller than a page; ERANGE for a period shorter than the
- * module's sample_rate_max allows (1e9 / sample_rate_max ns); E2BIG for
+ * module's sample_rate_max allows (1e9 / sample_rate_max ns) or longer
+ * than ARMPMU_SAMPLING_PERIOD_MAX; E2BIG for
  * @ring_bytes above sample_ring_kb_max KiB; EACCES for
  * ARMPMU_SAMPLING_KERNEL without CAP_PERFMON or CAP_SYS_ADMIN at open();
  * ENOMEM. A refused call changes nothing. Setting it again replaces the
