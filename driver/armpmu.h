@@ -252,6 +252,7 @@ struct armpmu_session {
 	struct pid *opener_tgid;
 	u64 opener_exec_id;		/* its self_exec_id then */
 	bool opener_admin;		/* CAP_SYS_ADMIN at open */
+	bool opener_ipc_lock;		/* CAP_IPC_LOCK at open */
 	struct pid *owner_pid;		/* the process that chose the mode */
 	kuid_t owner_uid;
 	u32 selected;
@@ -360,8 +361,17 @@ struct task_struct;
 void armpmu_priv_open(struct armpmu_session *s, struct file *file);
 bool armpmu_priv_allowed(const struct armpmu_session *s, enum armpmu_priv_act act);
 bool armpmu_priv_sees(const struct armpmu_session *caller, kuid_t owner);
+bool armpmu_priv_ring_allowed(const struct armpmu_session *s, u64 held, u64 want, u64 limit);
 bool armpmu_priv_may_attach(const struct armpmu_session *s, struct task_struct *task);
 bool armpmu_priv_may_go_on(const struct armpmu_session *s);
+
+/*
+ * ring_charge.c: each user's ring memory, charged at SET_SAMPLING and
+ * given back when the ring is freed; its own lock. Process context.
+ */
+int armpmu_ring_charge(const struct armpmu_session *s, u32 bytes, kuid_t *user);
+void armpmu_ring_uncharge(kuid_t user, u32 bytes);
+void armpmu_ring_charges_exit(void);
 
 /*
  * sampling.c: each sampled file's ring, its records and ARMPMU_IOC_SET_SAMPLING,

@@ -45,6 +45,7 @@ static void __exit armpmu_exit(void)
 	armpmu_task_mode_exit();
 	armpmu_cpu_mode_exit();
 	armpmu_cpus_exit();
+	armpmu_ring_charges_exit();
 }
 
 module_init(armpmu_init);

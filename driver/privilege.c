@@ -49,6 +49,7 @@ static void fill_opener(const struct armpmu_session *s, struct armpmu_priv_opene
 	fill_cred(&o->cred, s->opener_cred);
 	o->perfmon = s->kernel_allowed;
 	o->sys_admin = s->opener_admin;
+	o->ipc_lock = s->opener_ipc_lock;
 }
 
 /* open(): the opener's credentials and rights, kept for the file's life. */
@@ -59,6 +60,7 @@ void armpmu_priv_open(struct armpmu_session *s, struct file *file)
 	s->opener_exec_id = READ_ONCE(current->self_exec_id);
 	s->kernel_allowed = perfmon_capable();
 	s->opener_admin = ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+	s->opener_ipc_lock = ns_capable_noaudit(&init_user_ns, CAP_IPC_LOCK);
 }
 
 /* May @s's opener do @act? The module parameter is read now. */
@@ -68,6 +70,15 @@ bool armpmu_priv_allowed(const struct armpmu_session *s, enum armpmu_priv_act ac
 
 	fill_opener(s, &o);
 	return armpmu_priv_allows(&o, act, READ_ONCE(cpu_mode_for_all));
+}
+
+/* May @s's opener's user, with rings of @held bytes, have one of @want more? */
+bool armpmu_priv_ring_allowed(const struct armpmu_session *s, u64 held, u64 want, u64 limit)
+{
+	struct armpmu_priv_opener o;
+
+	fill_opener(s, &o);
+	return armpmu_priv_ring_fits(&o, held, want, limit);
 }
 
 /* FILE_STATUS: may @caller's opener see a file whose owner is @owner? */

@@ -32,6 +32,7 @@ struct armpmu_priv_opener {
 	struct armpmu_priv_cred cred;
 	bool perfmon;			/* CAP_PERFMON or CAP_SYS_ADMIN */
 	bool sys_admin;			/* CAP_SYS_ADMIN */
+	bool ipc_lock;			/* CAP_IPC_LOCK */
 };
 
 /* A thread the file would count, as it is now. */
@@ -75,6 +76,19 @@ static inline bool armpmu_priv_allows(const struct armpmu_priv_opener *o,
 static inline bool armpmu_priv_may_see(const struct armpmu_priv_opener *o, u32 owner_uid)
 {
 	return o->perfmon || o->cred.uid == owner_uid;
+}
+
+/*
+ * SET_SAMPLING: may @o's user, whose rings already hold @held bytes, have
+ * a ring of @want more? Ring memory is locked kernel memory charged to the
+ * opener's user, as perf charges its buffers: up to @limit bytes for all
+ * of that user's rings (the module's sample_ring_user_kb), and without a
+ * bound for CAP_IPC_LOCK, which may lock any memory (perf's exemption).
+ */
+static inline bool armpmu_priv_ring_fits(const struct armpmu_priv_opener *o, u64 held,
+					 u64 want, u64 limit)
+{
+	return o->ipc_lock || (want <= limit && held <= limit - want);
 }
 
 /* The opener's real IDs are all of the target's: ptrace's first test. */

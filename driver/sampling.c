@@ -58,6 +58,7 @@ struct armpmu_sampler {
 	u32 wr;			/* where the next record goes */
 	u32 rd;			/* where the reader takes the next one */
 	u32 used;		/* bytes from @rd to @wr, pads included */
+	kuid_t charged_to;	/* the user @size is charged to */
 	bool ended;		/* no counted thread is left */
 	u64 dropped;		/* since the last LOST record */
 	u64 recorded;
@@ -86,6 +87,7 @@ void armpmu_sampling_free(struct armpmu_sampler *r)
 	if (r) {
 		irq_work_sync(&r->wake);
 		vfree(r->ring);
+		armpmu_ring_uncharge(r->charged_to, r->size);
 		kfree(r);
 	}
 }
@@ -123,13 +125,15 @@ int armpmu_sampling_check(const struct armpmu_sampling *arg, bool kernel_allowed
 
 /*
  * SET_SAMPLING's new ring for @s (checked by armpmu_sampling_check), not
- * yet the file's: NULL for period 0, or an ERR_PTR (ENOMEM). The mode
+ * yet the file's: NULL for period 0, or an ERR_PTR (EPERM past the user's
+ * ring memory, ENOMEM). The mode
  * installs it with armpmu_sampling_swap if the file may change now.
  */
 struct armpmu_sampler *armpmu_sampling_new(struct armpmu_session *s,
 					   const struct armpmu_sampling *arg)
 {
 	struct armpmu_sampler *r;
+	int ret;
 
 	if (!arg->period_ns)
 		return NULL;
@@ -137,8 +141,15 @@ struct armpmu_sampler *armpmu_sampling_new(struct armpmu_session *s,
 	if (!r)
 		return ERR_PTR(-ENOMEM);
 	r->size = PAGE_ALIGN(arg->ring_bytes);
+	/* Charged to the opener's user before it is taken (ring_charge.c). */
+	ret = armpmu_ring_charge(s, r->size, &r->charged_to);
+	if (ret) {
+		kfree(r);
+		return ERR_PTR(ret);
+	}
 	r->ring = __vmalloc(r->size, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!r->ring) {
+		armpmu_ring_uncharge(r->charged_to, r->size);
 		kfree(r);
 		return ERR_PTR(-ENOMEM);
 	}

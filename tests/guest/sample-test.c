@@ -805,7 +805,7 @@ static void test_errnos(void)
 		_exit(0);
 	}
 	waitpid(pid, NULL, 0);
-	tap_check(*n == 24, "errnos: every case ran", "%u cases", *n);
+	tap_check(*n == 26, "errnos: every case ran", "%u cases", *n);
 	for (i = 0; i < *n && i < 63; i++) {
 		snprintf(name, sizeof(name), "sampling: %s", c[i].name);
 		tap_check(c[i].got == c[i].want, name, "got %s (%d), want %s",
@@ -838,6 +838,142 @@ static void test_poll(void)
 		  "%s, empty %d, full %d, revents %#x", tap_errname(err), empty, full,
 		  pfd.revents);
 	dev_close(&fd);
+}
+
+/* ---- ring memory charged to its owner (issue 38) ---- */
+
+#define RING_USER_KB	"/sys/module/armpmu/parameters/sample_ring_user_kb"
+#define HOLDERS		12
+
+/*
+ * @n processes of @who, each a file sampling itself with a ring of
+ * @ring bytes, held until *@release is closed; errs[i] gets each
+ * SET_SAMPLING's errno (0 for a ring). Their PIDs in @pids.
+ */
+static void hold_rings(enum guest_user who, unsigned int n, __u32 ring, int *errs, pid_t *pids,
+		       int release[2])
+{
+	for (unsigned int i = 0; i < n; i++) {
+		errs[i] = -1;
+		fflush(stdout);
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			int fd = -1, err;
+			char c;
+
+			close(release[1]);
+			err = become_user(who) ? dev_open(&fd) : EPERM;
+			errs[i] = err ? err : set_sampling(fd, PERIOD_NS, ring, 0);
+			while (read(release[0], &c, 1) > 0)
+				;
+			_exit(0);
+		}
+		/* One at a time: each refusal is the one past the others' rings. */
+		while (errs[i] < 0)
+			usleep(1000);
+	}
+}
+
+static void let_go_of(unsigned int n, pid_t *pids, int release[2])
+{
+	close(release[1]);
+	close(release[0]);
+	for (unsigned int i = 0; i < n; i++)
+		waitpid(pids[i], NULL, 0);
+}
+
+static unsigned int rings_held(const int *errs, unsigned int n, int *refusal)
+{
+	unsigned int held = 0;
+
+	*refusal = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		held += !errs[i];
+		if (errs[i] && !*refusal)
+			*refusal = errs[i];
+	}
+	return held;
+}
+
+/*
+ * Issue 38's attack, as lab: sampled files of 1 MiB rings, one per
+ * process, until refused. Past sample_ring_user_kb (8192 KiB by default)
+ * the refusal is EPERM, another user's 64 MiB process lives on, and root
+ * (CAP_IPC_LOCK) still gets a ring. Then at 64 KiB: four rings of 16 KiB
+ * fit and a fifth does not, until one of the four is given back.
+ */
+static void test_ring_charge(void)
+{
+	int *errs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int release[2], fd = -1, refusal, err;
+	pid_t pids[HOLDERS], victim;
+	unsigned int held;
+	char was[32] = "8192";
+	FILE *f = fopen(RING_USER_KB, "r");
+
+	if (errs == MAP_FAILED || !f || !fgets(was, sizeof(was), f)) {
+		tap_skip("ring memory: the user's bound", "no %s", RING_USER_KB);
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	was[strcspn(was, "\n")] = 0;
+	fflush(stdout);
+	victim = fork();
+	if (victim == 0) {
+		char *mem;
+
+		if (!become_user(AS_GUEST))
+			_exit(1);
+		mem = malloc(64 << 20);
+		if (!mem)
+			_exit(1);
+		memset(mem, 0x5a, 64 << 20);
+		for (;;)
+			pause();
+	}
+	write_file(RING_USER_KB, "8192");
+	if (pipe(release)) {
+		tap_skip("ring memory: the user's bound", "pipe: %s", strerror(errno));
+		return;
+	}
+	hold_rings(AS_LAB, HOLDERS, 1 << 20, errs, pids, release);
+	held = rings_held(errs, HOLDERS, &refusal);
+	tap_check(held == 8 && refusal == EPERM,
+		  "ring memory: lab's 1 MiB rings stop at sample_ring_user_kb (8 MiB), then EPERM",
+		  "%u rings held, then %s", held, tap_errname(refusal));
+	err = dev_open(&fd);
+	err = err ? err : set_sampling(fd, PERIOD_NS, 1 << 20, 0);
+	tap_check(!err, "ring memory: root (CAP_IPC_LOCK) still gets a 1 MiB ring beside lab's",
+		  "%s", tap_errname(err));
+	dev_close(&fd);
+	tap_check(!kill(victim, 0) && !waitpid(victim, NULL, WNOHANG),
+		  "ring memory: another user's 64 MiB process lives through lab's attempt",
+		  "kill: %s", strerror(errno));
+	let_go_of(HOLDERS, pids, release);
+
+	write_file(RING_USER_KB, "64");
+	if (pipe(release)) {
+		tap_skip("ring memory: the user's bound", "pipe: %s", strerror(errno));
+		return;
+	}
+	hold_rings(AS_LAB, 5, 16 << 10, errs, pids, release);
+	held = rings_held(errs, 5, &refusal);
+	tap_check(held == 4 && errs[4] == EPERM,
+		  "ring memory: at 64 KiB, four 16 KiB rings fit and a fifth is EPERM",
+		  "%u held, the fifth %s", held, tap_errname(errs[4]));
+	kill(pids[0], SIGKILL);
+	waitpid(pids[0], NULL, 0);
+	hold_rings(AS_LAB, 1, 16 << 10, errs + 5, pids + 5, release);
+	tap_check(errs[5] == 0, "ring memory: a ring given back (its file closed) makes room for one",
+		  "%s", tap_errname(errs[5]));
+	pids[0] = pids[5];
+	let_go_of(5, pids, release);
+	write_file(RING_USER_KB, was);
+	kill(victim, SIGKILL);
+	waitpid(victim, NULL, 0);
+	munmap(errs, 4096);
 }
 
 /* Sampled forks and threads while CPU 1 goes off and on. */
@@ -923,6 +1059,7 @@ int main(int argc, char **argv)
 		return tap_done();
 	}
 	if (hostile) {
+		test_ring_charge();
 		test_hostile();
 		test_kernel_log();
 		return tap_done();

@@ -33,7 +33,8 @@
 #define ROOT		{ IDS(0, 0), .cap_permitted = ALL_CAPS, .user_ns = INIT_NS }
 
 static const struct armpmu_priv_opener lab = { .cred = LAB };
-static const struct armpmu_priv_opener root = { .cred = ROOT, .perfmon = true, .sys_admin = true };
+static const struct armpmu_priv_opener root = { .cred = ROOT, .perfmon = true, .sys_admin = true,
+						  .ipc_lock = true };
 /* lab after unshare(CLONE_NEWUSER): every capability, in its own namespace. */
 static const struct armpmu_priv_opener lab_in_ns = {
 	.cred = { IDS(1000, 1000), .cap_permitted = ALL_CAPS, .user_ns = LABS_NS },
@@ -153,6 +154,40 @@ static const struct see_row sees[] = {
 	{ "FILE_STATUS: CAP_SYS_PTRACE does not see another user's", &tracer, 1000, false },
 };
 
+/* Ring memory: a user's rings together, and CAP_IPC_LOCK's exemption. */
+static const struct armpmu_priv_opener locker = {
+	.cred = { IDS(1004, 1004), .cap_permitted = 1ULL << 14, .user_ns = INIT_NS },
+	.ipc_lock = true,
+};
+
+struct ring_row {
+	const char *name;
+	const struct armpmu_priv_opener *o;
+	u64 held, want, limit;
+	bool fits;
+};
+
+#define KIB	1024ULL
+static const struct ring_row rings[] = {
+	{ "ring memory: lab's first 1 MiB ring in 8 MiB", &lab, 0, 1024 * KIB, 8192 * KIB, true },
+	{ "ring memory: lab's eighth 1 MiB ring fills 8 MiB exactly", &lab, 7168 * KIB, 1024 * KIB,
+	  8192 * KIB, true },
+	{ "ring memory: lab's ninth 1 MiB ring is refused", &lab, 8192 * KIB, 1024 * KIB,
+	  8192 * KIB, false },
+	{ "ring memory: one page past the bound is refused", &lab, 8192 * KIB - 4 * KIB, 8 * KIB,
+	  8192 * KIB, false },
+	{ "ring memory: a bound of 0 refuses every ring", &lab, 0, 4 * KIB, 0, false },
+	{ "ring memory: no wrap when the held bytes are near 2^64", &lab, ~0ULL - 4096, 8192,
+	  8192 * KIB, false },
+	{ "ring memory: a ring larger than the bound alone is refused", &lab, 0, 16384 * KIB,
+	  8192 * KIB, false },
+	{ "ring memory: CAP_PERFMON is no exemption", &perfmon, 8192 * KIB, 1024 * KIB, 8192 * KIB,
+	  false },
+	{ "ring memory: CAP_IPC_LOCK is exempt, as from perf_event_mlock_kb", &locker, 8192 * KIB,
+	  1024 * KIB, 8192 * KIB, true },
+	{ "ring memory: CAP_IPC_LOCK with a bound of 0", &locker, 0, 1024 * KIB, 0, true },
+};
+
 int main(void)
 {
 	char detail[128];
@@ -173,6 +208,11 @@ int main(void)
 		got = armpmu_priv_may_see(sees[i].o, sees[i].owner_uid);
 		snprintf(detail, sizeof(detail), "the rule says %s", got ? "shown" : "hidden");
 		check(got == sees[i].seen, sees[i].name, detail);
+	}
+	for (i = 0; i < ARRAY_SIZE(rings); i++) {
+		got = armpmu_priv_ring_fits(rings[i].o, rings[i].held, rings[i].want, rings[i].limit);
+		snprintf(detail, sizeof(detail), "the rule says %s", got ? "fits" : "refused");
+		check(got == rings[i].fits, rings[i].name, detail);
 	}
 	return done();
 }

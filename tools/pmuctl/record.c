@@ -244,7 +244,10 @@ static int program(struct record *r, struct pmudev *pmu, bool first)
 	return 0;
 }
 
-/* SET_SAMPLING, with a smaller ring if the module allows no bigger. */
+/*
+ * SET_SAMPLING, with a smaller ring if the module allows no bigger
+ * (E2BIG), or the user's rings leave no room for it (EPERM).
+ */
 static int set_sampling(struct record *r, struct pmudev *pmu)
 {
 	uint32_t ring_bytes = RING_BYTES;
@@ -254,10 +257,14 @@ static int set_sampling(struct record *r, struct pmudev *pmu)
 		err = pmudev_set_sampling(pmu, r->period_ns, ring_bytes, 0);
 		if (!err)
 			return 0;
-		if (err != -E2BIG || ring_bytes <= 4096)
+		if ((err != -E2BIG && err != -EPERM) || ring_bytes <= 4096)
 			break;
 		ring_bytes /= 2;
 	}
+	if (err == -EPERM)
+		return fail("cannot sample: this user's sampling rings already hold what the module "
+			    "allows a user (its sample_ring_user_kb parameter); close some, or ask "
+			    "for a higher bound");
 	if (err == -ERANGE)
 		return fail("-F %llu: more samples a second than the module allows "
 			    "(its sample_rate_max parameter)",

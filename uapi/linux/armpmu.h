@@ -780,6 +780,9 @@ struct armpmu_file_status {
  * than ARMPMU_SAMPLING_PERIOD_MAX; E2BIG for
  * @ring_bytes above sample_ring_kb_max KiB; EACCES for
  * ARMPMU_SAMPLING_KERNEL without CAP_PERFMON or CAP_SYS_ADMIN at open();
+ * EPERM when the rings of the opener's user (all its files') would hold
+ * more than the module's sample_ring_user_kb KiB, unless the opener had
+ * CAP_IPC_LOCK (a replaced ring counts until the new one is in);
  * ENOMEM. A refused call changes nothing. Setting it again replaces the
  * ring (its records are dropped) and zeroes @recorded and @lost.
  */
