@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "pmudev-py.h"
 
@@ -26,6 +27,12 @@ typedef struct {
 	int npasses, next_pass;
 	int follow, multiplex;
 	bool counting;
+	/*
+	 * The process that entered the block: a child forked inside it shares
+	 * the file, and its leaving the block must not stop the parent's count.
+	 */
+	pid_t owner;
+	bool forked;		/* this process left a block its parent entered */
 	unsigned int flags;	/* ARMPMU_COUNTS_* of every pass read */
 	struct pmudev *pmu;
 } Count;
@@ -173,6 +180,7 @@ static PyObject *count_enter(Count *self, PyObject *unused)
 	}
 	self->pmu = pmu;
 	self->counting = true;
+	self->owner = getpid();
 	/* The last thing before the block: start. */
 	err = pmudev_reset(pmu);
 	if (!err)
@@ -256,6 +264,21 @@ static PyObject *count_exit(Count *self, PyObject *args)
 		return NULL;
 	if (!self->counting)
 		return pmudev_py_raise(NULL, -EINVAL, "__exit__ of a count not entered");
+	if (getpid() != self->owner) {
+		/*
+		 * A child forked in the block: the count is the parent's. Only
+		 * this process's descriptor goes; its counts stay None, flagged.
+		 */
+		pmudev_close(self->pmu);
+		self->pmu = NULL;
+		self->counting = false;
+		self->forked = true;
+		self->next_pass = self->npasses;
+		for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self->names); i++)
+			if (PyDict_SetItem(self->values, PyTuple_GET_ITEM(self->names, i), Py_None))
+				return NULL;
+		Py_RETURN_FALSE;
+	}
 	err = pmudev_stop(self->pmu);
 	if (!err)
 		err = pmudev_read_slots(self->pmu, &buf.hdr);
@@ -318,7 +341,7 @@ static PyObject *count_values(Count *self, PyObject *unused)
 
 static bool is_complete(const Count *self)
 {
-	return self->next_pass == self->npasses && !self->counting &&
+	return self->next_pass == self->npasses && !self->counting && !self->forked &&
 	       !(self->flags & (ARMPMU_COUNTS_INCOMPLETE | ARMPMU_COUNTS_MULTIPLEXED |
 				ARMPMU_COUNTS_DISTURBED | ARMPMU_COUNTS_EXEC_LEFT));
 }
@@ -341,6 +364,12 @@ static PyObject *count_flags(Count *self, void *unused)
 		if (!(self->flags & words[i].bit))
 			continue;
 		w = PyUnicode_FromString(words[i].word);
+		if (!w || PySet_Add(set, w))
+			Py_CLEAR(set);
+		Py_XDECREF(w);
+	}
+	if (set && self->forked) {
+		w = PyUnicode_FromString("forked");
 		if (!w || PySet_Add(set, w))
 			Py_CLEAR(set);
 		Py_XDECREF(w);
@@ -438,7 +467,9 @@ static PyGetSetDef count_getset[] = {
 	  "'incomplete' (counted for part of the time only: another program held\n"
 	  "the counters, or a followed thread could not be counted), 'exec_left'\n"
 	  "(a counted thread ran a set-user-ID program, not counted), 'disturbed'\n"
-	  "(someone reprogrammed the counters), 'passes_pending' / 'not_counted'.", NULL },
+	  "(someone reprogrammed the counters), 'forked' (a child forked in the\n"
+	  "block left it: the count is its parent's, whose counting goes on; the\n"
+	  "child's values are None), 'passes_pending' / 'not_counted'.", NULL },
 	{ "complete", (getter)count_complete, NULL,
 	  "True when every count is exact and whole: flags is empty.", NULL },
 	{ "shares", (getter)count_shares, NULL,

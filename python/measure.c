@@ -24,6 +24,23 @@ typedef struct {
 	unsigned long long calls;
 } Measure;
 
+/*
+ * The decorated functions whose call this thread is counting: a recursive
+ * call within one is part of it (a second file could not count the thread
+ * the first one counts), so only a thread's outermost call is counted.
+ */
+#define NESTED_MAX	32
+static _Thread_local Measure *counting[NESTED_MAX];
+static _Thread_local unsigned int ncounting;
+
+static bool counting_now(const Measure *m)
+{
+	for (unsigned int i = 0; i < ncounting; i++)
+		if (counting[i] == m)
+			return true;
+	return false;
+}
+
 /* As functools.wraps: the function's names and docstring, and __wrapped__. */
 static int wraps(PyObject *dict, PyObject *func)
 {
@@ -171,7 +188,12 @@ static PyObject *counted_call(Measure *self, PyObject *args, PyObject *kwargs)
 		pmudev_py_raise(NULL, err, NULL);
 		goto out;
 	}
+	/* Another thread's call, during this one, is counted on its own. */
+	if (ncounting < NESTED_MAX)
+		counting[ncounting++] = self;
 	result = PyObject_Call(self->func, args, kwargs);
+	if (ncounting && counting[ncounting - 1] == self)
+		ncounting--;
 	err = pmudev_region_end(c.regions, id);
 	if (!result)
 		goto out;
@@ -199,6 +221,9 @@ out:
 
 static PyObject *measure_call(Measure *self, PyObject *args, PyObject *kwargs)
 {
+	/* A call inside the outermost one of its thread: counted as part of it. */
+	if (self->func && counting_now(self))
+		return PyObject_Call(self->func, args, kwargs);
 	if (self->func)
 		return counted_call(self, args, kwargs);
 	if (PyTuple_GET_SIZE(args) != 1 || (kwargs && PyDict_GET_SIZE(kwargs)) ||

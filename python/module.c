@@ -95,6 +95,7 @@ static int list_refused(int err, const char *msg)
 static int add_argument(struct pmudev_event_list *list, PyObject *arg)
 {
 	PyObject *text = NULL, *comma, *bad = arg;
+	Py_ssize_t len = 0;
 	char msg[400];
 	int err;
 
@@ -117,11 +118,19 @@ static int add_argument(struct pmudev_event_list *list, PyObject *arg)
 	} else {
 		goto type_error;
 	}
-	if (!text || !PyUnicode_AsUTF8(text)) {
+	const char *utf8 = text ? PyUnicode_AsUTF8AndSize(text, &len) : NULL;
+
+	if (!utf8) {
 		Py_XDECREF(text);
 		return -1;
 	}
-	err = pmudev_event_list_add(list, PyUnicode_AsUTF8(text), msg, sizeof(msg));
+	/* C stops at a NUL: "cycles\0instructions" would count only cycles. */
+	if (strlen(utf8) != (size_t)len) {
+		Py_DECREF(text);
+		PyErr_SetString(PyExc_ValueError, "embedded null character in an event");
+		return -1;
+	}
+	err = pmudev_event_list_add(list, utf8, msg, sizeof(msg));
 	Py_DECREF(text);
 	return err ? list_refused(err, msg) : 0;
 type_error:
@@ -384,7 +393,9 @@ static PyMethodDef methods[] = {
 	  "the measurement taken out, as the C regions do) and closes it, so other\n"
 	  "counts may be used between calls. What is counted is the call: the\n"
 	  "interpreter's work for each line of the function is in it (a Python\n"
-	  "'x += 1' is hundreds of instructions), the decorator's own is not." },
+	  "'x += 1' is hundreds of instructions), the decorator's own is not.\n"
+	  "A recursive function: a thread's outermost call is counted, its inner\n"
+	  "calls as part of it (each counts as one of .calls only when outermost)." },
 	{ NULL, NULL, 0, NULL },
 };
 

@@ -442,6 +442,51 @@ def check_errors(core):
         raise ValueError("from the function")
     raises(ValueError, boom, "@measure: the function's own exception goes through")
     ok(boom.calls == 0, "@measure: a call that raised is not counted")
+    check_hostile()
+
+
+def check_hostile():
+    """Issue 38's Python findings: a NUL in an event, recursion, a fork in a block."""
+    for what, fn in (("count", lambda: pmudev.count("cycles\0instructions")),
+                     ("a group", lambda: pmudev.count(("cycles", "instructions\0x"))),
+                     ("measure", lambda: pmudev.measure("cycles\0instructions")),
+                     ("Region", lambda: pmudev.Region("cycles\0instructions"))):
+        raises(ValueError, fn, "%s: a NUL in an event is refused, not cut there" % what,
+               words=("null",))
+
+    @pmudev.measure("instructions:u")
+    def depth(n):
+        if n:
+            depth(n - 1)
+        loop(200)
+    depth(5)
+    ok(depth.calls == 1 and depth.complete and depth.last["instructions:u"] > 0,
+       "@measure of a recursive function: the outermost call counted, no EBUSY",
+       (depth.calls, depth.last))
+    depth(0)
+    ok(depth.calls == 2, "@measure: a later outermost call counted on its own")
+
+    gc.disable()
+    with pmudev.count("CPU_CYCLES:u") as c:
+        pid = os.fork()
+        # The child leaves the block at once, then says what it saw; the parent works on.
+        if pid:
+            loop(20000)
+    if pid == 0:
+        good = c.flags == frozenset({"forked"}) and not c.complete and \
+            c["CPU_CYCLES:u"] is None
+        os._exit(0 if good else 3)
+    _, status = os.waitpid(pid, 0)
+    gc.enable()
+    ok(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
+       "fork in a count: the child's block ends flagged 'forked', its value None",
+       "child status %d" % status)
+    with pmudev.count("CPU_CYCLES:u") as alone:
+        loop(20000)
+    ok(c.complete and c["CPU_CYCLES:u"] > alone["CPU_CYCLES:u"] // 2,
+       "fork in a count: the child's leaving does not stop the parent's count "
+       "(%d cycles; %d for the loop alone)" % (c["CPU_CYCLES:u"], alone["CPU_CYCLES:u"]),
+       (c.flags, c.values()))
 
 
 # ---- pmuctl stat -e's syntax ----
