@@ -229,7 +229,10 @@ int cmd_load(int argc, char **argv)
 		       "                      CPU (default 10000; 0: no sampling)\n"
 		       "  sample_ring_kb_max=KIB\n"
 		       "                      the largest ring of samples a file may ask for\n"
-		       "                      (default 1024)\n");
+		       "                      (default 1024)\n"
+		       "  sample_ring_user_kb=KIB\n"
+		       "                      the ring memory one user's open files may hold\n"
+		       "                      in all (default 8192; CAP_IPC_LOCK: no bound)\n");
 		return EXIT_SUCCESS;
 	}
 	return with_kmod(load, argc, argv);
