@@ -59,11 +59,28 @@ def sample(pid, tid, ip, time, period=1000):
     return record(REC_SAMPLE, struct.pack("<QIIQQ", ip, pid, tid, time, period), MISC_USER)
 
 
-def perf_data(records, attrs=None, ids=None, attrs_at=None, data_at=None):
+REC_HEADER_BUILD_ID, MISC_BUILD_ID_SIZE, FEAT_BUILD_ID = 67, 1 << 15, 2
+
+
+def build_id_list(build_ids):
+    """HEADER_BUILD_ID's records: (path, ID bytes, with its size) each.
+
+    Without the size (perfs before 5.12), the ID is 20 bytes, zero-padded.
+    """
+    out = b""
+    for path, bid, sized in build_ids:
+        field = bid.ljust(20, b"\0") + bytes([len(bid) if sized else 0]) + bytes(3)
+        body = struct.pack("<i", -1) + field + pad8(path.encode() + b"\0")
+        out += record(REC_HEADER_BUILD_ID, body, MISC_USER | (MISC_BUILD_ID_SIZE if sized else 0))
+    return out
+
+
+def perf_data(records, attrs=None, ids=None, attrs_at=None, data_at=None, build_ids=None):
     """A whole file: header, the attributes (each with its IDs), the records.
 
     @ids: per attribute, its IDs; @attrs_at/@data_at: where the sections go
-    (an odd offset is the stranger's right).
+    (an odd offset is the stranger's right); @build_ids: the BUILD_ID
+    feature's (path, ID, sized) entries, after the data.
     """
     attrs = attrs or [attr()]
     ids = ids if ids is not None else [[] for _ in attrs]
@@ -80,13 +97,47 @@ def perf_data(records, attrs=None, ids=None, attrs_at=None, data_at=None):
     head = MAGIC + struct.pack("<QQ", HEADER_SIZE, ATTR_SIZE + 16)
     head += struct.pack("<QQ", attrs_at, len(table))
     head += struct.pack("<QQ", data_at, len(data))
-    head += struct.pack("<QQ", 0, 0) + bytes(32)
+    features = 1 << FEAT_BUILD_ID if build_ids is not None else 0
+    head += struct.pack("<QQ", 0, 0) + struct.pack("<Q", features) + bytes(24)
     out = bytearray(head)
     out += bytes(max(0, attrs_at - len(out)))
     out[attrs_at:attrs_at + len(table) + len(id_bytes)] = table + id_bytes
     out += bytes(max(0, data_at - len(out)))
     out[data_at:data_at + len(data)] = data
+    if build_ids is not None:
+        # The feature table follows the data: one section, then its bytes.
+        del out[data_at + len(data):]
+        listed = build_id_list(build_ids)
+        out += struct.pack("<QQ", len(out) + 16, len(listed)) + listed
     return bytes(out)
+
+
+def build_id(path):
+    """The GNU build ID of ELF @path (its NT_GNU_BUILD_ID note), or b""."""
+    with open(path, "rb") as f:
+        elf = f.read()
+    wide = elf[4] == 2
+    if wide:
+        shoff, = struct.unpack_from("<Q", elf, 0x28)
+        shentsize, shnum = struct.unpack_from("<HH", elf, 0x3a)
+        shdr = "<IIQQQQIIQQ"
+    else:
+        shoff, = struct.unpack_from("<I", elf, 0x20)
+        shentsize, shnum = struct.unpack_from("<HH", elf, 0x2e)
+        shdr = "<IIIIIIIIII"
+    for i in range(shnum):
+        s = struct.unpack_from(shdr, elf, shoff + i * shentsize)
+        if s[1] != 7:                 # SHT_NOTE
+            continue
+        off, end = s[4], s[4] + s[5]
+        while off + 12 <= end:
+            namesz, descsz, kind = struct.unpack_from("<III", elf, off)
+            name_at = off + 12
+            desc_at = name_at + (namesz + 3) // 4 * 4
+            if kind == 3 and elf[name_at:name_at + namesz] == b"GNU\0":
+                return elf[desc_at:desc_at + descsz]
+            off = desc_at + (descsz + 3) // 4 * 4
+    return b""
 
 
 def elf_functions(path):
@@ -185,6 +236,17 @@ def cases(elf):
         recs = [comm(pid, pid, "longname"), mmap2(pid, start, 1 << 20, 0, os.path.abspath(elf))]
         recs += [sample(pid, pid, start + off + size // 2, 10 + i) for i in range(4)]
         yield "long-symbol", "a 350-character function name (-s sym,sym,sym,sym)", perf_data(recs)
+        path = os.path.abspath(elf)
+        bid = build_id(elf)
+        listed = [(path, bytes(20), False), ("/x" * 3000, bid, True), ("/y", b"\xff" * 20, True),
+                  (path, bid, True)]
+        # The file named first with a wrong ID (the first one counts), a
+        # 6,000-character path, and a last record too short for its fields.
+        listed = build_id_list(listed) + record(REC_HEADER_BUILD_ID, bytes(30))
+        data = bytearray(perf_data(recs, build_ids=[]))
+        data[-16:] = struct.pack("<QQ", len(data), len(listed))
+        yield "build-ids", "a wrong build ID first, a 6,000-character path, a short record", \
+            bytes(data) + listed
         many = [attr(config=i) for i in range(40)]
         yield "forty-events", "40 events, and a long name: the header's rule", perf_data(
             recs, attrs=many, ids=[[1000 + i] for i in range(40)])

@@ -17,34 +17,8 @@
 #include <linux/perf_event.h>
 #include <sys/utsname.h>
 
+#include "perf-format.h"
 #include "perfdata.h"
-
-/* perf's magic, "PERFILE2" as a number, so that it also says the byte order. */
-#define PERF_MAGIC	0x32454c4946524550ULL
-
-/* The feature bits perf reads (tools/perf/util/header.h). */
-enum {
-	FEAT_BUILD_ID = 2,
-	FEAT_HOSTNAME = 3,
-	FEAT_OSRELEASE = 4,
-	FEAT_VERSION = 5,
-	FEAT_ARCH = 6,
-	FEAT_NRCPUS = 7,
-	FEAT_CPUDESC = 8,
-	FEAT_TOTAL_MEM = 10,
-	FEAT_CMDLINE = 11,
-	FEAT_EVENT_DESC = 12,
-	FEAT_GROUP_DESC = 17,
-	FEAT_SAMPLE_TIME = 21,
-	FEAT_CLOCKID = 23,
-	FEAT_BITS = 256,
-};
-
-/* perf record's own record types. */
-#define RECORD_HEADER_BUILD_ID	67
-
-/* Strings in feature sections are padded to this (perf's NAME_ALIGN). */
-#define STRING_ALIGN	64
 
 struct file_section {
 	uint64_t offset, size;
@@ -81,7 +55,7 @@ struct sample_id {
 
 struct build_id {
 	char *path;
-	uint8_t id[20];
+	uint8_t id[BUILD_ID_BYTES];
 	size_t size;
 };
 
@@ -446,12 +420,13 @@ static void put_build_ids(struct perfdata *pd)
 		const struct build_id *b = &pd->build_ids[i];
 		struct perf_event_header h = {
 			.type = RECORD_HEADER_BUILD_ID,
-			.misc = PERF_RECORD_MISC_USER,
-			.size = (uint16_t)(sizeof(h) + 4 + 24 + padded(b->path)),
+			.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_BUILD_ID_SIZE,
+			.size = (uint16_t)(sizeof(h) + 4 + BUILD_ID_FIELD + padded(b->path)),
 		};
-		uint8_t id[24] = { 0 };
+		uint8_t id[BUILD_ID_FIELD] = { 0 };
 
 		memcpy(id, b->id, b->size);
+		id[BUILD_ID_BYTES] = (uint8_t)b->size;
 		put(pd, &h, sizeof(h));
 		put_u32(pd, (uint32_t)-1);
 		put(pd, id, sizeof(id));

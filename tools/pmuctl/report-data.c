@@ -23,15 +23,13 @@
 #include <linux/perf_event.h>
 #include <sys/stat.h>
 
+#include "perf-format.h"
 #include "pmuctl.h"
 #include "report-data.h"
 #include "report-index.h"
 #include "report-symbols.h"
 #include "report-tasks.h"
 
-#define PERF_MAGIC	0x32454c4946524550ULL
-#define FEAT_EVENT_DESC	12
-#define FEAT_GROUP_DESC	17
 
 /*
  * The most mappings all processes may hold at once, for a file of @size
@@ -228,6 +226,48 @@ static void read_names(struct reader *rd)
 			 (int)strnlen(name, len < 63 ? len : 63), name);
 		off += attr_size + 8 + (uint64_t)len + (uint64_t)nids * 8;
 	}
+}
+
+/*
+ * The files' build IDs from HEADER_BUILD_ID, for report-symbols.h to
+ * read a file only if it is the one recorded. A malformed list ends it.
+ */
+static int read_build_ids(struct reader *rd)
+{
+	struct section s;
+	uint64_t off;
+
+	if (!feature(rd, FEAT_BUILD_ID, &s) || !at(rd, s.offset, s.size))
+		return 0;
+	for (off = s.offset; off < s.offset + s.size;) {
+		const size_t fixed = sizeof(struct perf_event_header) + 4 + BUILD_ID_FIELD;
+		const char *p = at(rd, off, fixed);
+		struct perf_event_header h;
+		const uint8_t *id;
+		char path[4096];
+		size_t len;
+		bool exact;
+		int err;
+
+		if (!p)
+			return 0;
+		memcpy(&h, p, sizeof(h));
+		if (h.size <= fixed || off + h.size > s.offset + s.size)
+			return 0;
+		id = (const uint8_t *)p + sizeof(h) + 4;
+		exact = h.misc & PERF_RECORD_MISC_BUILD_ID_SIZE;
+		len = exact ? id[BUILD_ID_BYTES] : BUILD_ID_BYTES;
+		if (len > BUILD_ID_BYTES)
+			return 0;
+		/* The path, NUL-padded; one that fills its record ends there. */
+		snprintf(path, sizeof(path), "%.*s", (int)strnlen(p + fixed, h.size - fixed),
+			 p + fixed);
+		err = report_symbols_expect(rd->syms, path, id, len, exact);
+		if (err)
+			return err;
+		off += h.size;
+	}
+	return 0;
 }
 
 /* ---- records ---- */
@@ -584,7 +624,7 @@ static int read_records(struct reader *rd)
  * truncating it cannot fault the reading; and a regular file only, opened
  * without blocking, so that a FIFO cannot hang it. 0 or an errno.
  */
-static int load(const char *path, char **base, size_t *size)
+static int load(const char *path, char **base, size_t *size, bool *own)
 {
 	struct stat st;
 	size_t got = 0;
@@ -602,6 +642,8 @@ static int load(const char *path, char **base, size_t *size)
 		close(fd);
 		return S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
 	}
+	/* As perf report trusts a file: the reader's own, or root's. */
+	*own = st.st_uid == geteuid() || st.st_uid == 0;
 	/* 8 bytes more, zero: the last record's aligned copy reads no further. */
 	buf = malloc((size_t)st.st_size + 8);
 	if (!buf) {
@@ -622,6 +664,27 @@ static int load(const char *path, char **base, size_t *size)
 	*base = buf;
 	*size = got;
 	return 0;
+}
+
+struct refusals {
+	struct report *r;
+	int err;		/* -ENOMEM if one was not kept */
+};
+
+/* A file report-symbols.h did not read, and why: said after the table. */
+static void add_refused(const char *path, const char *why, void *arg)
+{
+	struct refusals *rf = arg;
+	struct report *r = rf->r;
+	char **more = realloc(r->refused, (r->nrefused + 1) * sizeof(*more));
+
+	if (more)
+		r->refused = more;
+	if (!more || asprintf(&more[r->nrefused], "%s: %s", path, why) < 0) {
+		rf->err = -ENOMEM;
+		return;
+	}
+	r->nrefused++;
 }
 
 int report_parse(const char *base, size_t size, const struct report_options *o,
@@ -647,10 +710,18 @@ int report_parse(const char *base, size_t size, const struct report_options *o,
 	if (!err) {
 		read_names(&rd);
 		r->grouped = feature(&rd, FEAT_GROUP_DESC, &groups);
-		err = report_symbols_new(&rd.syms, o->symfs, o->demangle);
+		err = report_symbols_new(&rd.syms, o->symfs, o->demangle, o->own_recording);
 	}
 	if (!err)
+		err = read_build_ids(&rd);
+	if (!err)
 		err = read_records(&rd);
+	if (!err) {
+		struct refusals rf = { .r = r };
+
+		report_symbols_refused(rd.syms, add_refused, &rf);
+		err = rf.err;
+	}
 	report_tasks_free(&rd.tasks);
 	report_index_free(&rd.id_index);
 	free(rd.ids);
@@ -663,17 +734,18 @@ int report_parse(const char *base, size_t size, const struct report_options *o,
 
 int report_read(const char *path, const struct report_options *o, struct report *r)
 {
+	struct report_options opts = *o;
 	size_t size = 0;
 	char *base = NULL;
 	int err;
 
 	memset(r, 0, sizeof(*r));
-	err = load(path, &base, &size);
+	err = load(path, &base, &size, &opts.own_recording);
 	if (err == EINVAL)
 		return fail("%s: not a regular file", path);
 	if (err)
 		return fail("%s: %s", path, strerror(err));
-	err = report_parse(base, size, o, r);
+	err = report_parse(base, size, &opts, r);
 	/* The rows' keys are copies: the file can go. */
 	free(base);
 	switch (err) {
@@ -702,4 +774,9 @@ void report_free(struct report *r)
 	free(r->rows);
 	r->rows = NULL;
 	r->nrows = 0;
+	for (size_t i = 0; i < r->nrefused; i++)
+		free(r->refused[i]);
+	free(r->refused);
+	r->refused = NULL;
+	r->nrefused = 0;
 }

@@ -35,6 +35,8 @@ struct report {
 	uint64_t lost_samples;		/* the LOST_SAMPLES records' sum */
 	struct report_row *rows;
 	size_t nrows;
+	char **refused;		/* "PATH: WHY", files not read for their symbols */
+	size_t nrefused;
 };
 
 /* A sort key by perf's name ("comm", "pid", "dso", "sym"): 0, or -1 if unknown. */
@@ -46,6 +48,7 @@ struct report_options {
 	unsigned int nkeys;
 	const char *symfs;	/* the programs' files under this folder, or NULL */
 	bool demangle;		/* C++ names as perf shows them */
+	bool own_recording;	/* the reader's own: files without a listed build ID are read */
 };
 
 /* Reads @path into @r: 0, or says why not and returns EXIT_FAILURE. */

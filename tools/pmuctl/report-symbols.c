@@ -17,6 +17,14 @@
  * address, a sized one, then a global, then a weak one, then the one of
  * fewer leading underscores; a symbol of no size reaches to the next.
  * C++ names are demangled as perf shows them (report-demangle.h).
+ *
+ * The file may be a stranger's, naming any path: a file is read only if
+ * it is the one recorded, its GNU build ID the one the recording lists
+ * for its path (HEADER_BUILD_ID), which its author could only know by
+ * having had it. A file the recording lists no build ID for is read only
+ * from a recording of the reader's own. Under --symfs the paths resolve
+ * inside the folder, its symlinks and ".." too (openat2's
+ * RESOLVE_IN_ROOT), as if it were the root.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,9 +35,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/openat2.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "perf-format.h"
 #include "report-demangle.h"
 #include "report-symbols.h"
 
@@ -43,16 +54,24 @@ struct func {
 
 struct file {
 	char *path;
-	Dwfl *dwfl;		/* NULL: the file could not be read */
+	Dwfl *dwfl;		/* NULL: the file could not be read, or was refused */
 	Dwfl_Module *mod;
 	struct func *funcs;	/* by start, one per address */
 	size_t nfuncs;
 	bool read;		/* funcs made */
+	bool opened;		/* tried */
+	bool listed;		/* the recording gives its build ID: */
+	bool exact_size;	/* of want_size bytes (else 20, zero-padded) */
+	uint8_t want[BUILD_ID_BYTES];
+	size_t want_size;
+	const char *refused;	/* why it was not used, or NULL */
 };
 
 struct report_symbols {
 	bool demangle;
+	bool own_recording;	/* files the recording lists no build ID for are read */
 	char *symfs;
+	int symfs_fd;		/* the folder's, or -1 */
 	char *debuginfo_path;
 	Dwfl_Callbacks callbacks;
 	void *files;		/* struct file, by path: a tsearch(3) tree */
@@ -76,18 +95,23 @@ static void free_file(void *p)
 	free(f);
 }
 
-int report_symbols_new(struct report_symbols **sp, const char *symfs, bool demangle)
+int report_symbols_new(struct report_symbols **sp, const char *symfs, bool demangle,
+		       bool own_recording)
 {
 	struct report_symbols *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
 	s->demangle = demangle;
+	s->own_recording = own_recording;
+	s->symfs_fd = -1;
 	s->symfs = strdup(symfs ? symfs : "");
 	if (!s->symfs) {
 		free(s);
 		return -ENOMEM;
 	}
+	if (*s->symfs)
+		s->symfs_fd = open(s->symfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	s->callbacks.find_elf = dwfl_build_id_find_elf;
 	s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
 	s->callbacks.section_address = dwfl_offline_section_address;
@@ -102,36 +126,18 @@ void report_symbols_free(struct report_symbols *s)
 	if (!s)
 		return;
 	tdestroy(s->files, free_file);
+	if (s->symfs_fd >= 0)
+		close(s->symfs_fd);
 	free(s->debuginfo_path);
 	free(s->symfs);
 	free(s);
 }
 
-/*
- * @full, opened for libdwfl if it is a regular file: a path a stranger's
- * file names may be a FIFO or a device, which must neither block the
- * report nor be read. The descriptor, or -1.
- */
-static int open_regular(const char *full)
-{
-	struct stat st;
-	int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static struct file *open_file(struct report_symbols *s, const char *path)
+/* The entry for @path, made if there is none; NULL if out of memory. */
+static struct file *file_of(struct report_symbols *s, const char *path)
 {
 	struct file want = { .path = (char *)path }, *f;
 	void *found = tfind(&want, &s->files, by_path);
-	char *full;
-	int fd;
 
 	if (found)
 		return *(struct file **)found;
@@ -142,10 +148,97 @@ static struct file *open_file(struct report_symbols *s, const char *path)
 		free(f);
 		return NULL;
 	}
+	return f;
+}
+
+int report_symbols_expect(struct report_symbols *s, const char *path, const uint8_t *id,
+			  size_t size, bool exact_size)
+{
+	struct file *f;
+
+	if (size > BUILD_ID_BYTES)
+		return -EINVAL;
+	f = file_of(s, path);
+	if (!f)
+		return -ENOMEM;
+	/* A path listed twice keeps its first build ID. */
+	if (f->listed)
+		return 0;
+	f->listed = true;
+	f->exact_size = exact_size;
+	memcpy(f->want, id, size);
+	f->want_size = size;
+	return 0;
+}
+
+/*
+ * @path opened for libdwfl if it is a regular file (a path a stranger's
+ * file names may be a FIFO or a device, which must neither block the
+ * report nor be read), under --symfs as if the folder were the root.
+ * The descriptor, or -1.
+ */
+static int open_regular(const struct report_symbols *s, const char *path)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	struct stat st;
+	int fd;
+
+	if (!*s->symfs)
+		fd = open(path, (int)how.flags);
+	else if (s->symfs_fd < 0)
+		return -1;
+	else
+		fd = (int)syscall(SYS_openat2, s->symfs_fd, path, &how, sizeof(how));
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Why a file of build ID @have (@len bytes; none if 0) is not the one
+ * recorded as @f, or NULL if it is. Recordings of old perfs give 20 bytes
+ * with no size: a shorter ID padded with zeros.
+ */
+static const char *not_recorded(const struct report_symbols *s, const struct file *f,
+				const uint8_t *have, size_t len)
+{
+	if (!f->listed)
+		return s->own_recording ? NULL :
+		       "a recording not yours lists no build ID for it";
+	if (!len)
+		return "it has no build ID, the recording lists one";
+	if (f->exact_size ? len != f->want_size : len > f->want_size)
+		return "its build ID is not the one recorded";
+	if (memcmp(f->want, have, len))
+		return "its build ID is not the one recorded";
+	for (size_t i = len; i < f->want_size; i++)
+		if (f->want[i])
+			return "its build ID is not the one recorded";
+	return NULL;
+}
+
+static struct file *open_file(struct report_symbols *s, const char *path)
+{
+	struct file *f = file_of(s, path);
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	char *full;
+	int fd, len;
+
+	if (!f || f->opened)
+		return f;
+	f->opened = true;
 	/* "[vdso]" and the like are no files. */
 	if (*path != '/' || asprintf(&full, "%s%s", s->symfs, path) < 0)
 		return f;
-	fd = open_regular(full);
+	fd = open_regular(s, path);
 	f->dwfl = fd >= 0 ? dwfl_begin(&s->callbacks) : NULL;
 	if (f->dwfl) {
 		dwfl_report_begin(f->dwfl);
@@ -154,8 +247,14 @@ static struct file *open_file(struct report_symbols *s, const char *path)
 		dwfl_report_end(f->dwfl, NULL, NULL);
 		if (!f->mod) {
 			close(fd);
+		} else {
+			len = dwfl_module_build_id(f->mod, &id, &vaddr);
+			f->refused = not_recorded(s, f, len > 0 ? id : NULL, len > 0 ? (size_t)len : 0);
+		}
+		if (!f->mod || f->refused) {
 			dwfl_end(f->dwfl);
 			f->dwfl = NULL;
+			f->mod = NULL;
 		}
 	} else if (fd >= 0) {
 		close(fd);
@@ -316,4 +415,26 @@ const char *report_symbols_find(struct report_symbols *s, const char *path, uint
 		fn->shown = report_demangle(fn->name);
 	}
 	return fn->shown ? fn->shown : fn->name;
+}
+
+struct refused_walk {
+	void (*fn)(const char *path, const char *why, void *arg);
+	void *arg;
+};
+
+static void visit_refused(const void *node, VISIT which, void *closure)
+{
+	const struct file *f = *(struct file *const *)node;
+	struct refused_walk *w = closure;
+
+	if ((which == postorder || which == leaf) && f->refused)
+		w->fn(f->path, f->refused, w->arg);
+}
+
+void report_symbols_refused(const struct report_symbols *s,
+			    void (*fn)(const char *path, const char *why, void *arg), void *arg)
+{
+	struct refused_walk w = { fn, arg };
+
+	twalk_r(s->files, visit_refused, &w);
 }

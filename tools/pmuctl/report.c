@@ -259,6 +259,9 @@ int cmd_report(int argc, char **argv)
 		ret = fail("%s has no samples", o.input);
 	} else {
 		print(&r, &o, cols, (unsigned int)ncols);
+		for (size_t i = 0; i < r.nrefused; i++)
+			say("not read for its symbols, its samples shown by address: %s",
+			    r.refused[i]);
 		if (r.lost_chunks)
 			say("%s: %llu samples were lost while recording (%llu lost chunks)",
 			    o.input, (unsigned long long)r.lost, (unsigned long long)r.lost_chunks);
