@@ -209,19 +209,17 @@ static int open_regular(const struct report_symbols *s, const char *path)
 static const char *not_recorded(const struct report_symbols *s, const struct file *f,
 				const uint8_t *have, size_t len)
 {
+	static const uint8_t zeros[BUILD_ID_BYTES];
+
 	if (!f->listed)
 		return s->own_recording ? NULL :
 		       "a recording not yours lists no build ID for it";
 	if (!len)
 		return "it has no build ID, the recording lists one";
-	if (f->exact_size ? len != f->want_size : len > f->want_size)
-		return "its build ID is not the one recorded";
-	if (memcmp(f->want, have, len))
-		return "its build ID is not the one recorded";
-	for (size_t i = len; i < f->want_size; i++)
-		if (f->want[i])
-			return "its build ID is not the one recorded";
-	return NULL;
+	if ((f->exact_size ? len == f->want_size : len <= f->want_size) &&
+	    !memcmp(f->want, have, len) && !memcmp(f->want + len, zeros, f->want_size - len))
+		return NULL;
+	return "its build ID is not the one recorded";
 }
 
 static struct file *open_file(struct report_symbols *s, const char *path)
