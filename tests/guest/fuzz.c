@@ -18,9 +18,10 @@
  *
  * What is checked: every errno is one armpmu(4) documents (and one that call
  * can return: ENOTTY only for unknown numbers, ESPIPE only from lseek, ...),
- * outputs are sane, the guest user only ever gets EACCES from open, no
- * worker dies or hangs, and afterwards every CPU's PMU is free, can be
- * claimed again and counts, and the kernel log is clean.
+ * outputs are sane, SET_SAMPLING keeps the sampling limits (limits.c), the
+ * guest user only ever gets EACCES from open, no worker dies or hangs, and
+ * afterwards every CPU's PMU is free, can be claimed again and counts, lab's
+ * ring charge is back at zero, and the kernel log is clean.
  *
  * Each theme is a file of tests/guest/fuzz/ (common.h lists them); this file
  * reads the options, probes the board, runs the workers and sums up.
@@ -197,7 +198,7 @@ int main(int argc, char **argv)
 	int status[MAX_PROCS];
 	bool exited[MAX_PROCS], timed_out = false;
 	uint64_t v, total = 0, errs[NERR] = { 0 }, ops[OP_KINDS] = { 0 };
-	uint64_t fails[F_KINDS] = { 0 }, role_calls[3] = { 0 };
+	uint64_t fails[F_KINDS] = { 0 }, role_calls[3] = { 0 }, met[LIMIT_KINDS] = { 0 };
 	unsigned int p, t, i, alive, nthreads;
 	double start, elapsed, deadline;
 	bool have_guest = false;
@@ -281,6 +282,7 @@ int main(int argc, char **argv)
 		perror("fuzz: mmap");
 		return 1;
 	}
+	limits_lower();
 	for (p = 0; p < opt_procs; p++) {
 		for (t = 0; t < opt_threads; t++)
 			tap_note("proc %u (%s) thread %u: thread seed %#llx", p,
@@ -366,6 +368,8 @@ int main(int argc, char **argv)
 				ops[i] += st->ops[i];
 			for (i = 0; i < F_KINDS; i++)
 				fails[i] += st->fails[i];
+			for (i = 0; i < LIMIT_KINDS; i++)
+				met[i] += st->limits[i];
 		}
 	}
 	tap_note("%llu calls in %.1f s: %.0f calls/s (root %llu, lab %llu, guest %llu)",
@@ -437,6 +441,7 @@ int main(int argc, char **argv)
 	tap_check(online_cpus() == ncpus, "every CPU is online at the end", "%u of %u online",
 		  online_cpus(), ncpus);
 	check_every_cpu_claimable();
+	limits_check_and_restore(met);
 	test_kernel_log();
 	return tap_done();
 

@@ -4,15 +4,18 @@
  * poll), recorded as lab from programs this test runs (itself, with
  * --work). Runs as root in the guest, prints TAP.
  *
- *   sample-test [--icount] [--compat] [--hostile] [--tap-run N --tap-failed N --tap-skipped N]
+ *   sample-test [--icount] [--compat] [--hostile] [--then PROGRAM]
+ *               [--tap-run N --tap-failed N --tap-skipped N]
  *
  * --icount: QEMU's exact mode, one CPU; time is instructions, so the
  * shares of samples and the weights are checked exactly (within 2 points,
- * within one period). --hostile: a sampled forking, threading program
- * while CPU 1 goes off and on (hostile-test.sh). The --tap-* options
- * continue another program's TAP numbering (task-test --then).
+ * within one period). --hostile: ring memory charged to its owner, a sampled
+ * fork storm, and a sampled forking, threading program while CPU 1 goes
+ * off and on (hostile-test.sh). The --tap-* options
+ * continue another program's TAP numbering (task-test --then); --then
+ * PROGRAM goes on in PROGRAM (callchain-test) as task-test does.
  *
- *   sample-test --work ratio|spin|threads|suid N
+ *   sample-test --work ratio|spin|threads|suid|storm N
  *
  * is the recorded program: two functions of known size in sections of
  * their own, one doing three times the work of the other.
@@ -91,6 +94,51 @@ static void *thread_work(void *arg)
 	return NULL;
 }
 
+/*
+ * The fork storm: STORM_CHILDREN children at once, each with two threads
+ * and a child of its own, all short-lived: STORM_FORKS new threads.
+ */
+#define STORM_CHILDREN	24
+#define STORM_FORKS	(STORM_CHILDREN * 4)
+
+static void *storm_thread(void *arg)
+{
+	work_a((unsigned long)arg);
+	return NULL;
+}
+
+static int storm(unsigned long n)
+{
+	pid_t kids[STORM_CHILDREN];
+	int i, bad = 0, status;
+
+	for (i = 0; i < STORM_CHILDREN; i++) {
+		kids[i] = fork();
+		if (kids[i] == 0) {
+			pthread_t t[2];
+			pid_t pid = fork();
+			int j, fail = pid < 0;
+
+			if (pid == 0) {
+				work_b(n);
+				_exit(0);
+			}
+			for (j = 0; j < 2; j++)
+				fail |= pthread_create(&t[j], NULL, storm_thread, (void *)n);
+			for (j = 0; j < 2; j++)
+				pthread_join(t[j], NULL);
+			fail |= waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+				WEXITSTATUS(status);
+			_exit(fail);
+		}
+		bad |= kids[i] < 0;
+	}
+	for (i = 0; i < STORM_CHILDREN; i++)
+		bad |= kids[i] > 0 && (waitpid(kids[i], &status, 0) != kids[i] ||
+				       !WIFEXITED(status) || WEXITSTATUS(status));
+	return bad;
+}
+
 static int work(const char *what, unsigned long n)
 {
 	pthread_t t[THREADS];
@@ -118,6 +166,8 @@ static int work(const char *what, unsigned long n)
 			pthread_join(t[i], NULL);
 		if (pid > 0)
 			waitpid(pid, NULL, 0);
+	} else if (!strcmp(what, "storm")) {
+		return storm(n);
 	} else if (!strcmp(what, "suid")) {
 		/*
 		 * Sampled here, then let go at the exec of a set-user-ID
@@ -334,19 +384,6 @@ static struct records shared_records(void)
 static struct armpmu_thread *thread_at(unsigned int i)
 {
 	return (struct armpmu_thread *)(void *)(sh->thread_room + i * ARMPMU_THREAD_SIZE(1));
-}
-
-/* The user address space's top, for this program on this kernel. */
-static uint64_t user_top(void)
-{
-	struct utsname u;
-
-	uname(&u);
-	if (strcmp(u.machine, "aarch64"))
-		return 0xbf000000ULL;	/* 32-bit kernel, 3G/1G split: TASK_SIZE */
-	if (sizeof(void *) == 4)
-		return 0xffff0000ULL;	/* TASK_SIZE_32 with 4 KiB pages */
-	return 1ULL << 48;		/* the cores' 48-bit virtual addresses */
 }
 
 /* What a recording holds. */
@@ -976,6 +1013,60 @@ static void test_ring_charge(void)
 	munmap(errs, 4096);
 }
 
+/*
+ * A sampled fork storm (issue 38), as lab: STORM_FORKS threads and
+ * processes come and go at once. Read as it runs, into a ring that holds
+ * them all: a FORK and an EXIT of each, well-formed records, ENDED. Read
+ * only at the end from one page: what did not fit is counted lost, and
+ * the LOST records say as much as the header.
+ */
+static void test_fork_storm(void)
+{
+	struct spec live = {
+		.work = "storm", .n = 200000, .attach = ARMPMU_ATTACH_FOLLOW,
+		.ring = 1 << 18, .who = AS_LAB,
+	}, tiny = live;
+	struct records r;
+	const struct armpmu_record *h;
+	unsigned int forks = 0, exited = 0;
+	size_t off = 0;
+	struct tally t;
+
+	if (record(&live, "fork storm: lab records 96 threads and processes at once")) {
+		count(&t);
+		r = shared_records();
+		while ((h = next_record(&r, &off)))
+			if (h->type == ARMPMU_RECORD_FORK) {
+				forks++;
+				exited += has_record(h->tid, ARMPMU_RECORD_EXIT);
+			}
+		tap_note("fork storm: %u samples, %u FORK, %u EXIT, %llu lost", t.samples, t.forks,
+			 t.exits, t.lost);
+		tap_check(!t.bad && !t.lost && !t.above_top && forks == STORM_FORKS &&
+			  exited == forks && t.exits == STORM_FORKS + 1 &&
+			  (sh->last.flags & ARMPMU_SAMPLES_ENDED),
+			  "fork storm: a FORK and an EXIT of each of the 96, nothing lost, ENDED",
+			  "%u FORK (%u exited), %u EXIT, %llu lost, %u bad, flags %#x", forks,
+			  exited, t.exits, t.lost, t.bad, sh->last.flags);
+	}
+	tiny.ring = 4096;
+	tiny.read_after = true;
+	if (!record(&tiny, "fork storm: lab records it into one page, read at the end"))
+		return;
+	count(&t);
+	tap_note("fork storm, one page: %u samples, %u FORK, %u EXIT read; %llu lost in %u LOST "
+		 "records; recorded %llu, lost %llu", t.samples, t.forks, t.exits, t.lost,
+		 t.lost_records, (ull)sh->last.recorded, (ull)sh->last.lost);
+	tap_check(!t.bad && t.lost == sh->last.lost && sh->last.recorded == t.samples &&
+		  t.forks + t.exits + t.lost >= 2 * STORM_FORKS + 1 &&
+		  (sh->last.flags & ARMPMU_SAMPLES_ENDED),
+		  "fork storm, one page: every FORK and EXIT read or counted lost, LOST records "
+		  "add up, ENDED",
+		  "%u FORK + %u EXIT + %llu lost (LOST records; header %llu), recorded %llu, "
+		  "read %u, bad %u, flags %#x", t.forks, t.exits, t.lost, (ull)sh->last.lost,
+		  (ull)sh->last.recorded, t.samples, t.bad, sh->last.flags);
+}
+
 /* Sampled forks and threads while CPU 1 goes off and on. */
 static void test_hostile(void)
 {
@@ -1027,12 +1118,14 @@ int main(int argc, char **argv)
 		{ "icount", no_argument, NULL, 'i' },
 		{ "compat", no_argument, NULL, 'C' },
 		{ "hostile", no_argument, NULL, 'H' },
+		{ "then", required_argument, NULL, 't' },
 		{ "tap-run", required_argument, NULL, 'r' },
 		{ "tap-failed", required_argument, NULL, 'f' },
 		{ "tap-skipped", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *then = NULL, *then_opts[3] = { NULL };
 	bool hostile = false;
 	int opt;
 
@@ -1043,12 +1136,13 @@ int main(int argc, char **argv)
 		case 'i': icount = true; break;
 		case 'C': compat = true; break;
 		case 'H': hostile = true; break;
+		case 't': then = optarg; break;
 		case 'r': tap.run = (unsigned int)strtoul(optarg, NULL, 10); break;
 		case 'f': tap.failed = (unsigned int)strtoul(optarg, NULL, 10); break;
 		case 's': tap.skipped = (unsigned int)strtoul(optarg, NULL, 10); break;
 		default:
 			fprintf(stderr, "usage: sample-test [--icount] [--compat] [--hostile] "
-					"[--tap-run N --tap-failed N --tap-skipped N]\n");
+					"[--then PROGRAM] [--tap-run N --tap-failed N --tap-skipped N]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
@@ -1060,6 +1154,7 @@ int main(int argc, char **argv)
 	}
 	if (hostile) {
 		test_ring_charge();
+		test_fork_storm();
 		test_hostile();
 		test_kernel_log();
 		return tap_done();
@@ -1073,5 +1168,10 @@ int main(int argc, char **argv)
 	test_tiny_ring();
 	test_kernel_samples();
 	test_kernel_log();
+	if (then) {
+		then_opts[0] = icount ? "--icount" : NULL;
+		then_opts[icount] = compat ? "--compat" : NULL;
+		return tap_then(then, argv[0], then_opts);
+	}
 	return tap_done();
 }

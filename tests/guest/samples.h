@@ -9,6 +9,7 @@
 
 #include <poll.h>
 #include <stdlib.h>
+#include <sys/utsname.h>
 
 #include "devio.h"
 
@@ -144,6 +145,19 @@ static inline bool has_sample(const struct records *r, const void *unused)
 		if (h->type == ARMPMU_RECORD_SAMPLE)
 			return true;
 	return false;
+}
+
+/* The user address space's top, for this program on this kernel. */
+static inline uint64_t user_top(void)
+{
+	struct utsname u;
+
+	uname(&u);
+	if (strcmp(u.machine, "aarch64"))
+		return 0xbf000000ULL;	/* 32-bit kernel, 3G/1G split: TASK_SIZE */
+	if (sizeof(void *) == 4)
+		return 0xffff0000ULL;	/* TASK_SIZE_32 with 4 KiB pages */
+	return 1ULL << 48;		/* the cores' 48-bit virtual addresses */
 }
 
 static inline const char *record_name(unsigned int type)

@@ -72,6 +72,9 @@ enum op_kind {
 	OP_READ, OP_WRITE, OP_LSEEK, OP_MMAP, OP_SEQ, OP_RELEASE, OP_KINDS
 };
 
+/* SET_SAMPLING's limits a call met (limits.c): counted, so a run shows it tried them. */
+enum limit_kind { LIMIT_PERIOD, LIMIT_LAB_RING, LIMIT_ROOT_RING, LIMIT_KINDS };
+
 /* What one thread did, in memory shared with the parent (one writer each). */
 struct thread_stats {
 	uint64_t seed;
@@ -79,6 +82,7 @@ struct thread_stats {
 	uint64_t errs[NERR];
 	uint64_t ops[OP_KINDS];
 	uint64_t fails[F_KINDS];
+	uint64_t limits[LIMIT_KINDS];
 	uint32_t done;
 };
 
@@ -170,7 +174,7 @@ static const int only_not_enotty[] = {
 /* SET_SAMPLING's own: a period, a ring, memory. */
 static const int only_sampling[] = {
 	E2BIG, EACCES, EBUSY, ECANCELED, EFAULT, EINVAL, ENODEV, ENOMEM, EOPNOTSUPP,
-	ERANGE, ESRCH, 0
+	EPERM, ERANGE, ESRCH, 0
 };
 /* Calls that never bind: no EBUSY, ENXIO from binding. */
 static const int only_watcher[] = { EFAULT, EINVAL, ENODEV, ENOENT, EPERM, 0 };
@@ -252,6 +256,18 @@ void check_status(struct worker *w, const struct call *c,
 		  const struct armpmu_cpu_status *st, uint32_t cpu);
 void check_regs(struct worker *w, const struct call *c,
 		const struct armpmu_regs *r, uint32_t cpu);
+
+/* limits.c: the sampling limits, read (and the user's bound lowered) before the run */
+struct limits {
+	uint64_t min_period_ns;		/* 1e9 / sample_rate_max */
+	uint64_t ring_max;		/* sample_ring_kb_max, in bytes */
+	uint64_t user_bound;		/* sample_ring_user_kb for the run, bytes; 0: unchecked */
+	uint64_t user_kb_was;		/* restored at the end */
+};
+extern struct limits limits;
+void limits_lower(void);
+void check_sampling(struct worker *w, struct call *c, const struct armpmu_sampling *sm, int err);
+void limits_check_and_restore(const uint64_t met[LIMIT_KINDS]);
 
 /* ioctl.c: ioctls */
 void op_real_ioctl(struct worker *w, bool watcher);

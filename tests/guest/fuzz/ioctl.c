@@ -165,9 +165,14 @@ void op_real_ioctl(struct worker *w, bool watcher)
 		 * Mostly slow ticks: at sample_rate_max's 10 kHz a debug
 		 * kernel's fuzzing slows to a crawl; the fastest, rarely.
 		 */
-		static const __u64 periods[] = { 0, 10000000, 1000000, 99999, 1, 0, 10000000,
-						 1000000, 100000 };
-		static const __u32 rings[] = { 4096, 8192, 0, 1U << 20, 4095, (1U << 20) + 1 };
+		static const __u64 periods[] = {
+			0, 10000000, 1000000, 99999, 1, 0, 10000000, 1000000, 100000,
+			ARMPMU_SAMPLING_PERIOD_MAX, ARMPMU_SAMPLING_PERIOD_MAX + 1, UINT64_MAX,
+		};
+		/* Around a page, the lowered user's bound (limits.c) and the ring's. */
+		static const __u32 rings[] = {
+			4096, 8192, 0, 1U << 20, 4095, (1U << 20) + 1, 16384, 65536, 65536 + 4096,
+		};
 
 		in.sm.period_ns = chance(w, 900) ? periods[below(w, ARRAY_SIZE(periods))] :
 				  rnd64(w);
@@ -290,6 +295,9 @@ void op_real_ioctl(struct worker *w, bool watcher)
 		return;
 	} else if (d->arg == A_SAMPLING && readable(&p)) {
 		done(w, &c, OP_IOCTL, err, only_sampling);
+		/* The read-only page holds what it was made with, not @in. */
+		if (writable(&p))
+			check_sampling(w, &c, &in.sm, err);
 	} else if (d->arg != A_NONE && !readable(&p) && (d->arg != A_OUT)) {
 		/* Input copied first: a pointer it cannot read is EFAULT, always. */
 		done(w, &c, OP_IOCTL, err, only_efault);
