@@ -373,6 +373,12 @@ int armpmu_ring_charge(const struct armpmu_session *s, u32 bytes, kuid_t *user);
 void armpmu_ring_uncharge(kuid_t user, u32 bytes);
 void armpmu_ring_charges_exit(void);
 
+/* callchain.c: a user-mode sample's call chain (ARMPMU_SAMPLING_CALLCHAIN). */
+struct pt_regs;
+u32 armpmu_callchain_max(void);
+void armpmu_callchain_walk(struct pt_regs *regs, u64 *ret, u32 max,
+			   struct armpmu_callchain *chain);
+
 /*
  * sampling.c: each sampled file's ring, its records and ARMPMU_IOC_SET_SAMPLING,
  * READ_SAMPLES and poll(2). The writers (tick, probes) hold the file's

@@ -58,11 +58,14 @@ struct armpmu_sampler {
 	u32 wr;			/* where the next record goes */
 	u32 rd;			/* where the reader takes the next one */
 	u32 used;		/* bytes from @rd to @wr, pads included */
-	kuid_t charged_to;	/* the user @size is charged to */
+	kuid_t charged_to;	/* the user @charged is charged to */
+	u32 charged;		/* bytes: the ring and @chain */
 	bool ended;		/* no counted thread is left */
 	u64 dropped;		/* since the last LOST record */
 	u64 recorded;
 	u64 lost;
+	u32 max_stack;		/* ARMPMU_SAMPLING_CALLCHAIN: @chain's entries */
+	u64 *chain;		/* a tick's walk, before its record's size is known */
 	char *ring;
 	struct armpmu_session *s;
 	struct irq_work wake;	/* wakes the file's readers from a tick */
@@ -86,8 +89,9 @@ void armpmu_sampling_free(struct armpmu_sampler *r)
 {
 	if (r) {
 		irq_work_sync(&r->wake);
+		kfree(r->chain);
 		vfree(r->ring);
-		armpmu_ring_uncharge(r->charged_to, r->size);
+		armpmu_ring_uncharge(r->charged_to, r->charged);
 		kfree(r);
 	}
 }
@@ -107,7 +111,7 @@ int armpmu_sampling_check(const struct armpmu_sampling *arg, bool kernel_allowed
 	unsigned int rate = READ_ONCE(sample_rate_max);
 
 	if ((arg->flags & ~ARMPMU_SAMPLING_FLAGS) || arg->reserved[0] || arg->reserved[1] ||
-	    arg->reserved[2] || arg->reserved[3])
+	    arg->reserved[2] || (arg->max_stack && !(arg->flags & ARMPMU_SAMPLING_CALLCHAIN)))
 		return -EINVAL;
 	if (!arg->period_ns)
 		return 0;
@@ -116,7 +120,8 @@ int armpmu_sampling_check(const struct armpmu_sampling *arg, bool kernel_allowed
 	if (!rate || arg->period_ns < NSEC_PER_SEC / rate ||
 	    arg->period_ns > ARMPMU_SAMPLING_PERIOD_MAX)
 		return -ERANGE;
-	if (arg->ring_bytes > (u64)READ_ONCE(sample_ring_kb_max) * 1024)
+	if (arg->ring_bytes > (u64)READ_ONCE(sample_ring_kb_max) * 1024 ||
+	    arg->max_stack > armpmu_callchain_max())
 		return -E2BIG;
 	if ((arg->flags & ARMPMU_SAMPLING_KERNEL) && !kernel_allowed)
 		return -EACCES;
@@ -141,15 +146,26 @@ struct armpmu_sampler *armpmu_sampling_new(struct armpmu_session *s,
 	if (!r)
 		return ERR_PTR(-ENOMEM);
 	r->size = PAGE_ALIGN(arg->ring_bytes);
+	r->charged = r->size;
+	if (arg->flags & ARMPMU_SAMPLING_CALLCHAIN) {
+		/* 0: the module's depth, taken now (it may change later). */
+		r->max_stack = arg->max_stack ? arg->max_stack : armpmu_callchain_max();
+		r->charged += max(r->max_stack, 1U) * sizeof(*r->chain);
+	}
 	/* Charged to the opener's user before it is taken (ring_charge.c). */
-	ret = armpmu_ring_charge(s, r->size, &r->charged_to);
+	ret = armpmu_ring_charge(s, r->charged, &r->charged_to);
 	if (ret) {
 		kfree(r);
 		return ERR_PTR(ret);
 	}
 	r->ring = __vmalloc(r->size, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
-	if (!r->ring) {
-		armpmu_ring_uncharge(r->charged_to, r->size);
+	if (arg->flags & ARMPMU_SAMPLING_CALLCHAIN)
+		r->chain = kmalloc_array(max(r->max_stack, 1U), sizeof(*r->chain),
+					 GFP_KERNEL_ACCOUNT);
+	if (!r->ring || ((arg->flags & ARMPMU_SAMPLING_CALLCHAIN) && !r->chain)) {
+		vfree(r->ring);
+		kfree(r->chain);
+		armpmu_ring_uncharge(r->charged_to, r->charged);
 		kfree(r);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -329,6 +345,7 @@ void armpmu_sampling_tick(struct armpmu_session *s, struct armpmu_sample_thread 
 {
 	struct armpmu_sampler *r = s->sampling.sampler;
 	struct pt_regs *regs = get_irq_regs();
+	struct armpmu_callchain chain;
 	struct armpmu_sample *smp;
 	u32 nr, i, flags = 0;
 	u16 size;
@@ -348,6 +365,11 @@ void armpmu_sampling_tick(struct armpmu_session *s, struct armpmu_sample_thread 
 	}
 	nr = fls(s->cfg.programmed);
 	size = ARMPMU_SAMPLE_SIZE(nr);
+	if ((r->flags & ARMPMU_SAMPLING_CALLCHAIN) && !(flags & ARMPMU_SAMPLE_KERNEL)) {
+		armpmu_callchain_walk(regs, r->chain, r->max_stack, &chain);
+		flags |= ARMPMU_SAMPLE_CALLCHAIN;
+		size += ARMPMU_CALLCHAIN_SIZE(chain.nr);
+	}
 	smp = reserve(s, r, size);
 	if (st->incomplete || !total)
 		flags |= ARMPMU_SAMPLE_INCOMPLETE;
@@ -358,6 +380,12 @@ void armpmu_sampling_tick(struct armpmu_session *s, struct armpmu_sample_thread 
 		smp->flags = flags;
 		smp->nr = nr;
 		smp->period = st->ran_ns;
+		if (flags & ARMPMU_SAMPLE_CALLCHAIN) {
+			struct armpmu_callchain *c = (void *)&smp->value[nr];
+
+			*c = chain;
+			memcpy(c->ret, r->chain, chain.nr * sizeof(c->ret[0]));
+		}
 		r->recorded++;
 		put(s, r, size);
 	}
@@ -486,8 +514,12 @@ int armpmu_sampling_read(struct armpmu_session *s, struct armpmu_samples *hdr,
 			taken += size;
 			continue;
 		}
-		if (out + run + size > hdr->size)
+		if (out + run + size > hdr->size) {
+			/* Not even one: the caller's room is too small for it. */
+			if (!out && !run)
+				return -ENOSPC;
 			break;
+		}
 		run += size;
 		off += size;
 		left -= size;

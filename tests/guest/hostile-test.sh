@@ -8,7 +8,8 @@
 #                      [--no-counting] [--wrap] [--soak SECS] [--rounds N]
 #                      [--reloads N]
 #
-# --functional CPU: armpmu-test --cpu CPU and task-test first (the debug kernel's lane);
+# --functional CPU: armpmu-test --cpu CPU, task-test and callchain-test first
+# (the debug kernel's lane);
 # --kernel-checks: debug-checks.sh last, for a debug kernel's reports;
 # --no-counting: QEMU's model of this board's PMU never counts (Cortex-A8,
 # A9): fuzz and stress-test check everything but counts; --wrap and --soak
@@ -81,6 +82,8 @@ reload() {
 [ -z "$functional" ] || suite armpmu-test --cpu "$functional"
 # Task mode's probe runs under the runqueue lock: the debug kernel's lockdep sees it.
 [ -z "$functional" ] || suite task-test
+# Call chains of hostile frames, walked under the debug kernel's checks.
+[ -z "$functional" ] || suite callchain-test
 suite badinput-test
 # Who a file may count: the attacks as lab, against the opener's credentials.
 # --wrap's try needs CPU 1 back within a poll period: the longest there is.

@@ -881,9 +881,9 @@ expect 1 'armpmu is not loaded' "unload of an unloaded module" pmuctl unload
 expect 1 'only root may load' "lab cannot load the module" as_lab pmuctl load poll_ms=20
 # The parameters come in the module's own order (modinfo's), which is the
 # order of their declarations in the link, not a promise.
-# Its five, in any order, and nothing else.
-params='(cpu_mode_for_all|poll_ms|sample_rate_max|sample_ring_kb_max|sample_ring_user_kb)'
-expect 2 "armpmu has no parameter 'bogus' \(it has: $params, $params, $params, $params, $params\)" "an unknown parameter is refused" \
+# Its six, in any order, and nothing else.
+params='(cpu_mode_for_all|poll_ms|sample_max_stack|sample_rate_max|sample_ring_kb_max|sample_ring_user_kb)'
+expect 2 "armpmu has no parameter 'bogus' \(it has: $params, $params, $params, $params, $params, $params\)" "an unknown parameter is refused" \
 	pmuctl load bogus=1
 expect 2 'PARAM=VALUE' "a parameter without a value is refused" pmuctl load poll_ms
 expect 1 'out of range' "poll_ms=500 is refused by the module" pmuctl load poll_ms=500

@@ -735,7 +735,7 @@ static void errno_child(struct errno_case *c, unsigned int *n)
 	sm.flags = 1U << 5;
 	CASE("EINVAL: an undefined flag", EINVAL, ioc(fd, ARMPMU_IOC_SET_SAMPLING, &sm));
 	sm.flags = 0;
-	sm.reserved[3] = 1;
+	sm.reserved[2] = 1;
 	CASE("EINVAL: a non-zero reserved field", EINVAL, ioc(fd, ARMPMU_IOC_SET_SAMPLING, &sm));
 	CASE("EINVAL: a ring smaller than a page", EINVAL, set_sampling(fd, PERIOD_NS, 4095, 0));
 	CASE("ERANGE: a period shorter than sample_rate_max allows", ERANGE,
@@ -1119,9 +1119,7 @@ int main(int argc, char **argv)
 		{ "compat", no_argument, NULL, 'C' },
 		{ "hostile", no_argument, NULL, 'H' },
 		{ "then", required_argument, NULL, 't' },
-		{ "tap-run", required_argument, NULL, 'r' },
-		{ "tap-failed", required_argument, NULL, 'f' },
-		{ "tap-skipped", required_argument, NULL, 's' },
+		TAP_THEN_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1137,10 +1135,9 @@ int main(int argc, char **argv)
 		case 'C': compat = true; break;
 		case 'H': hostile = true; break;
 		case 't': then = optarg; break;
-		case 'r': tap.run = (unsigned int)strtoul(optarg, NULL, 10); break;
-		case 'f': tap.failed = (unsigned int)strtoul(optarg, NULL, 10); break;
-		case 's': tap.skipped = (unsigned int)strtoul(optarg, NULL, 10); break;
 		default:
+			if (tap_then_option(opt, optarg))
+				break;
 			fprintf(stderr, "usage: sample-test [--icount] [--compat] [--hostile] "
 					"[--then PROGRAM] [--tap-run N --tap-failed N --tap-skipped N]\n");
 			return opt == 'h' ? 0 : 2;

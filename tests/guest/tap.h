@@ -12,6 +12,7 @@
 #define ARMPMU_TESTS_TAP_H
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -31,6 +32,23 @@ struct tap_state {
  * (armpmu-test): each file's definition is weak, and the linker keeps one.
  */
 __attribute__((weak)) struct tap_state tap;
+
+/* The options of a program that goes on from another's tally (tap_then below). */
+#define TAP_THEN_OPTIONS						\
+	{ "tap-run", required_argument, NULL, 'r' },			\
+	{ "tap-failed", required_argument, NULL, 'f' },			\
+	{ "tap-skipped", required_argument, NULL, 's' }
+
+/* True if getopt_long's @opt was one of TAP_THEN_OPTIONS: its value taken. */
+static inline bool tap_then_option(int opt, const char *arg)
+{
+	unsigned int *field = opt == 'r' ? &tap.run : opt == 'f' ? &tap.failed :
+			      opt == 's' ? &tap.skipped : NULL;
+
+	if (field)
+		*field = (unsigned int)strtoul(arg, NULL, 10);
+	return field != NULL;
+}
 
 static inline void tap_init(void)
 {
@@ -120,7 +138,8 @@ static inline int tap_then(const char *prog, const char *self, const char *const
 	snprintf(run, sizeof(run), "%u", tap.run);
 	snprintf(failed, sizeof(failed), "%u", tap.failed);
 	snprintf(skipped, sizeof(skipped), "%u", tap.skipped);
-	argv[i++] = prog;
+	/* Its path as its name: a program it goes on in is looked for beside it too. */
+	argv[i++] = slash ? path : prog;
 	argv[i++] = "--tap-run";
 	argv[i++] = run;
 	argv[i++] = "--tap-failed";

@@ -4,7 +4,7 @@
  * runs. Runs as root in the guest (switching to lab where a test says so),
  * prints TAP.
  *
- *   task-test [--icount] [--compat] [--then PROGRAM]
+ *   task-test [--icount] [--compat] [--then PROGRAM [--then PROGRAM]]
  *
  * With --icount (QEMU's exact mode, one CPU) user-mode instruction counts
  * are exact and asserted so, with a busy neighbour process on the same CPU
@@ -12,7 +12,8 @@
  * and checked for what is true: positive, ordered, within the time that
  * passed. --compat: this is a 32-bit build on a 64-bit kernel, and says so.
  * --then PROGRAM: the run goes on in PROGRAM (sample-test), with the same
- * options, numbering on (tap_then).
+ * options, numbering on (tap_then); a second --then is passed on to it
+ * (sample-test --then callchain-test).
  */
 #include <getopt.h>
 #include <linux/perf_event.h>
@@ -371,7 +372,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct armpmu_info info;
-	const char *then = NULL, *then_opts[3] = { NULL };
+	const char *then[2] = { NULL }, *then_opts[5] = { NULL };
+	unsigned int nthen = 0, k = 0;
 	bool compat = false;
 	struct utsname u;
 	int opt, fd, err;
@@ -381,10 +383,11 @@ int main(int argc, char **argv)
 			icount = true;
 		} else if (opt == 'C') {
 			compat = true;
-		} else if (opt == 't') {
-			then = optarg;
+		} else if (opt == 't' && nthen < 2) {
+			then[nthen++] = optarg;
 		} else {
-			fprintf(stderr, "usage: task-test [--icount] [--compat] [--then PROGRAM]\n");
+			fprintf(stderr, "usage: task-test [--icount] [--compat] [--then PROGRAM "
+					"[--then PROGRAM]]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
@@ -422,10 +425,16 @@ int main(int argc, char **argv)
 	test_file_visibility();
 	test_release_by_opener();
 	test_kernel_log();
-	if (then) {
-		then_opts[0] = icount ? "--icount" : NULL;
-		then_opts[icount] = compat ? "--compat" : NULL;
-		return tap_then(then, argv[0], then_opts);
+	if (nthen) {
+		if (icount)
+			then_opts[k++] = "--icount";
+		if (compat)
+			then_opts[k++] = "--compat";
+		if (nthen == 2) {
+			then_opts[k++] = "--then";
+			then_opts[k++] = then[1];
+		}
+		return tap_then(then[0], argv[0], then_opts);
 	}
 	return tap_done();
 }

@@ -142,7 +142,8 @@ SIZE(struct armpmu_sampling, 32);
 FIELD(struct armpmu_sampling, period_ns, 0, 8);
 FIELD(struct armpmu_sampling, ring_bytes, 8, 4);
 FIELD(struct armpmu_sampling, flags, 12, 4);
-FIELD(struct armpmu_sampling, reserved, 16, 16);
+FIELD(struct armpmu_sampling, max_stack, 16, 4);
+FIELD(struct armpmu_sampling, reserved, 20, 12);
 
 /* The records' head: 24 bytes, so the 64-bit fields after it are aligned. */
 SIZE(struct armpmu_record, 24);
@@ -163,6 +164,16 @@ FIELD(struct armpmu_sample, period, 40, 8);
 FIELD(struct armpmu_sample, cycles, 48, 8);
 _Static_assert(offsetof(struct armpmu_sample, value) == 56, "armpmu_sample.value at 56");
 _Static_assert(ARMPMU_SAMPLE_SIZE(2) == 72, "ARMPMU_SAMPLE_SIZE(2) is 72");
+
+/* A sample's call chain after its values: 16 bytes, then nr return addresses. */
+SIZE(struct armpmu_callchain, 16);
+FIELD(struct armpmu_callchain, nr, 0, 4);
+FIELD(struct armpmu_callchain, flags, 4, 4);
+FIELD(struct armpmu_callchain, lr, 8, 8);
+_Static_assert(offsetof(struct armpmu_callchain, ret) == 16, "armpmu_callchain.ret at 16");
+_Static_assert(ARMPMU_CALLCHAIN_SIZE(3) == 40, "ARMPMU_CALLCHAIN_SIZE(3) is 40");
+_Static_assert(ARMPMU_SAMPLE_SIZE(32) + ARMPMU_CALLCHAIN_SIZE(ARMPMU_MAX_STACK_LIMIT) <= 0xffff,
+	       "the deepest chain's sample fits a record's 16-bit size");
 
 SIZE(struct armpmu_lost, 32);
 FIELD(struct armpmu_lost, lost, 24, 8);

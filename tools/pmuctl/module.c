@@ -232,7 +232,9 @@ int cmd_load(int argc, char **argv)
 		       "                      (default 1024)\n"
 		       "  sample_ring_user_kb=KIB\n"
 		       "                      the ring memory one user's open files may hold\n"
-		       "                      in all (default 8192; CAP_IPC_LOCK: no bound)\n");
+		       "                      in all (default 8192; CAP_IPC_LOCK: no bound)\n"
+		       "  sample_max_stack=N  the most return addresses a sample's call chain\n"
+		       "                      may hold (default 127, at most 4096)\n");
 		return EXIT_SUCCESS;
 	}
 	return with_kmod(load, argc, argv);

@@ -352,12 +352,33 @@ struct armpmu_threads {
  * A multiplexed file cannot be sampled (its slots are not all in the PMU
  * at each tick): EOPNOTSUPP from SET_SAMPLING, and SET_EVENT refuses a
  * slot at or above num_counters in a sampled file with the same errno.
+ *
+ * Call chains (ARMPMU_SAMPLING_CALLCHAIN): each user-mode sample also
+ * carries the thread's frame-record chain, walked in the tick as perf's
+ * --call-graph fp walks it: from the frame pointer (x29) up through the
+ * stack's records {next frame, return address}, each read with the
+ * kernel's no-fault user copy (a page not present ends the walk, it is
+ * never faulted in), at most @max_stack return addresses (0: the module's
+ * sample_max_stack; above it, E2BIG), a frame that does not lie above the
+ * last, is misaligned or is not user memory ending it. A walk that ended
+ * anywhere but at a zero frame pointer is marked ARMPMU_CHAIN_CUT. The
+ * link register is given beside the chain: in a leaf function that keeps
+ * no frame record it is the only trace of the caller (the frame record at
+ * x29 is then the caller's, whose return address leads to the caller's
+ * caller); a reader that knows the function at @ip decides whether it
+ * belongs to the chain. AArch32 threads (32-bit kernels, 32-bit programs
+ * under arm64) keep no frame records that can be walked (Thumb-2 code
+ * keeps none): their chains are empty, ARMPMU_CHAIN_NO_FRAMES, with the
+ * link register. No address in a chain is a kernel one: a return address
+ * that is not a user one ends the walk.
  */
 
 /* struct armpmu_sampling.flags */
 /* Also record ticks that find the thread in kernel mode, with the kernel PC. */
-#define ARMPMU_SAMPLING_KERNEL	(1U << 0)
-#define ARMPMU_SAMPLING_FLAGS	(ARMPMU_SAMPLING_KERNEL)
+#define ARMPMU_SAMPLING_KERNEL		(1U << 0)
+/* Each user-mode sample carries its call chain (struct armpmu_callchain). */
+#define ARMPMU_SAMPLING_CALLCHAIN	(1U << 1)
+#define ARMPMU_SAMPLING_FLAGS		(ARMPMU_SAMPLING_KERNEL | ARMPMU_SAMPLING_CALLCHAIN)
 
 /* The longest period: the kernel's time is signed, and 2^63 ns would never come. */
 #define ARMPMU_SAMPLING_PERIOD_MAX	0x7fffffffffffffffULL
@@ -368,7 +389,10 @@ struct armpmu_sampling {
 				 * 0 turns sampling off */
 	__u32 ring_bytes;	/* the ring's size, rounded up to a page */
 	__u32 flags;		/* ARMPMU_SAMPLING_* */
-	__u32 reserved[4];	/* in: zero */
+	__u32 max_stack;	/* ARMPMU_SAMPLING_CALLCHAIN: return addresses
+				 * per chain at most, 0 for the module's
+				 * sample_max_stack; else zero */
+	__u32 reserved[3];	/* in: zero */
 };
 
 /* struct armpmu_record.type */
@@ -416,6 +440,8 @@ struct armpmu_record {
  * of its own for (beyond ARMPMU_THREADS_KEPT): its values are 0.
  */
 #define ARMPMU_SAMPLE_INCOMPLETE	(1U << 1)
+/* A struct armpmu_callchain follows value[] (ARMPMU_SAMPLING_CALLCHAIN, user mode). */
+#define ARMPMU_SAMPLE_CALLCHAIN		(1U << 2)
 
 struct armpmu_sample {
 	struct armpmu_record head;
@@ -430,6 +456,28 @@ struct armpmu_sample {
 };
 
 #define ARMPMU_SAMPLE_SIZE(nr)	(sizeof(struct armpmu_sample) + (nr) * sizeof(__u64))
+
+/* struct armpmu_callchain.flags */
+/* The walk ended before a zero frame pointer: frames beyond are missing. */
+#define ARMPMU_CHAIN_CUT		(1U << 0)
+/* The thread runs AArch32 code: no frame records were walked. */
+#define ARMPMU_CHAIN_NO_FRAMES		(1U << 1)
+
+/*
+ * A sample's call chain, after its value[] (ARMPMU_SAMPLE_CALLCHAIN): the
+ * sample's record is ARMPMU_CALLCHAIN_SIZE(nr) bytes longer.
+ */
+struct armpmu_callchain {
+	__u32 nr;		/* entries of ret[] */
+	__u32 flags;		/* ARMPMU_CHAIN_* */
+	__u64 lr;		/* the link register at the sample (x30; r14) */
+	__u64 ret[];		/* return addresses, innermost first: the one in
+				 * the frame record at x29, then each next one */
+};
+
+#define ARMPMU_CALLCHAIN_SIZE(nr)	(sizeof(struct armpmu_callchain) + (nr) * sizeof(__u64))
+/* The most a chain may hold, whatever sample_max_stack says: a record is at most 64 KiB. */
+#define ARMPMU_MAX_STACK_LIMIT		4096
 
 struct armpmu_lost {
 	struct armpmu_record head;	/* pid and tid 0; time: when room was made */
@@ -778,7 +826,9 @@ struct armpmu_file_status {
  * @ring_bytes smaller than a page; ERANGE for a period shorter than the
  * module's sample_rate_max allows (1e9 / sample_rate_max ns) or longer
  * than ARMPMU_SAMPLING_PERIOD_MAX; E2BIG for
- * @ring_bytes above sample_ring_kb_max KiB; EACCES for
+ * @ring_bytes above sample_ring_kb_max KiB or @max_stack above
+ * sample_max_stack; EINVAL for @max_stack without
+ * ARMPMU_SAMPLING_CALLCHAIN; EACCES for
  * ARMPMU_SAMPLING_KERNEL without CAP_PERFMON or CAP_SYS_ADMIN at open();
  * EPERM when the rings of the opener's user (all its files') would hold
  * more than the module's sample_ring_user_kb KiB, unless the opener had
@@ -793,6 +843,9 @@ struct armpmu_file_status {
  * as fit in @size bytes (0 bytes when it is empty: never blocks; poll(2)
  * waits). EOPNOTSUPP if the file is not sampled; EINVAL for @size below
  * ARMPMU_SAMPLE_SIZE(ARMPMU_MAX_COUNTERS) or a non-zero reserved field;
+ * ENOSPC, nothing taken, if the next record is larger than @size (a
+ * sample with a call chain: up to ARMPMU_SAMPLE_SIZE(ARMPMU_MAX_COUNTERS)
+ * + ARMPMU_CALLCHAIN_SIZE(max_stack) bytes);
  * EFAULT if the header or the room are not writable memory (the records
  * stay in the ring).
  */

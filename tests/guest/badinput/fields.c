@@ -87,8 +87,15 @@ void walk_reserved(void)
 			};
 			char what[64];
 
-			sm.reserved[i] = patterns[p];
-			snprintf(what, sizeof(what), "SET_SAMPLING reserved[%u] =", i);
+			/* The last: max_stack, which only a file with call chains may set. */
+			if (i < 3)
+				sm.reserved[i] = patterns[p];
+			else
+				sm.max_stack = patterns[p];
+			if (i < 3)
+				snprintf(what, sizeof(what), "SET_SAMPLING reserved[%u] =", i);
+			else
+				snprintf(what, sizeof(what), "SET_SAMPLING without call chains, max_stack =");
 			row(on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &sm), EINVAL, what, patterns[p]);
 			if (i == 3)
 				break;
@@ -136,7 +143,7 @@ void walk_flags(void)
 		if (on_fresh_file(ARMPMU_IOC_ATTACH, &at) != EINVAL)
 			wrong_attach |= 1U << bit;
 	}
-	for (bit = 1; bit < 32; bit++) {
+	for (bit = 2; bit < 32; bit++) {
 		struct armpmu_sampling sm = { .period_ns = 1000000, .ring_bytes = 4096,
 					      .flags = 1U << bit };
 
@@ -144,7 +151,7 @@ void walk_flags(void)
 			wrong_sampling |= 1U << bit;
 	}
 	snprintf(name, sizeof(name),
-		 "%s: SET_SAMPLING with each undefined flag bit (1-31): EINVAL", user_name(who));
+		 "%s: SET_SAMPLING with each undefined flag bit (2-31): EINVAL", user_name(who));
 	tap_check(!wrong_sampling, name, "not EINVAL for the bits %#x", wrong_sampling);
 	row(on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &(struct armpmu_sampling){
 		.period_ns = 1000000, .ring_bytes = 4096, .flags = ARMPMU_SAMPLING_KERNEL }),
@@ -198,6 +205,21 @@ void walk_ranges(void)
 	    1U << 20);
 	row(on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &(struct armpmu_sampling){
 		.period_ns = 1000000, .ring_bytes = 0 }), EINVAL, "SET_SAMPLING ring_bytes", 0);
+	/* Call chains' depth: sample_max_stack's default, 127. */
+	row(on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &(struct armpmu_sampling){
+		.period_ns = 1000000, .ring_bytes = 4096, .flags = ARMPMU_SAMPLING_CALLCHAIN }), 0,
+	    "SET_SAMPLING with call chains, max_stack", 0);
+	row(on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &(struct armpmu_sampling){
+		.period_ns = 1000000, .ring_bytes = 4096, .flags = ARMPMU_SAMPLING_CALLCHAIN,
+		.max_stack = 127 }), 0, "SET_SAMPLING with call chains, max_stack", 127);
+	for (i = 0; i < 3; i++) {
+		static const __u32 deep[] = { 128, ARMPMU_MAX_STACK_LIMIT + 1, 0xffffffffU };
+
+		row(on_fresh_file(ARMPMU_IOC_SET_SAMPLING, &(struct armpmu_sampling){
+			.period_ns = 1000000, .ring_bytes = 4096,
+			.flags = ARMPMU_SAMPLING_CALLCHAIN, .max_stack = deep[i] }), E2BIG,
+		    "SET_SAMPLING with call chains, max_stack", deep[i]);
+	}
 	row(on_fresh_file(ARMPMU_IOC_READ_SAMPLES, &(struct armpmu_samples){
 		.size = ARMPMU_SAMPLE_SIZE(ARMPMU_MAX_COUNTERS) - 1 }), EINVAL,
 	    "READ_SAMPLES size", ARMPMU_SAMPLE_SIZE(ARMPMU_MAX_COUNTERS) - 1);

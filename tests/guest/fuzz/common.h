@@ -261,6 +261,7 @@ void check_regs(struct worker *w, const struct call *c,
 struct limits {
 	uint64_t min_period_ns;		/* 1e9 / sample_rate_max */
 	uint64_t ring_max;		/* sample_ring_kb_max, in bytes */
+	uint64_t max_stack;		/* sample_max_stack */
 	uint64_t user_bound;		/* sample_ring_user_kb for the run, bytes; 0: unchecked */
 	uint64_t user_kb_was;		/* restored at the end */
 };

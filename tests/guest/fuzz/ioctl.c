@@ -173,12 +173,15 @@ void op_real_ioctl(struct worker *w, bool watcher)
 		static const __u32 rings[] = {
 			4096, 8192, 0, 1U << 20, 4095, (1U << 20) + 1, 16384, 65536, 65536 + 4096,
 		};
+		static const __u32 depths[] = { 0, 0, 1, 8, 127, 128, 4097, 0xffffffffU };
 
 		in.sm.period_ns = chance(w, 900) ? periods[below(w, ARRAY_SIZE(periods))] :
 				  rnd64(w);
 		in.sm.ring_bytes = chance(w, 900) ? rings[below(w, ARRAY_SIZE(rings))] : rnd(w);
-		in.sm.flags = chance(w, 900) ? below(w, 2) : rnd(w);
-		in.sm.reserved[below(w, 4)] = reserved(w);
+		in.sm.flags = chance(w, 900) ? below(w, ARMPMU_SAMPLING_FLAGS + 1) : rnd(w);
+		if ((in.sm.flags & ARMPMU_SAMPLING_CALLCHAIN) || chance(w, 100))
+			in.sm.max_stack = depths[below(w, ARRAY_SIZE(depths))];
+		in.sm.reserved[below(w, 3)] = reserved(w);
 		break;
 	}
 	case A_SAMPLES:
@@ -273,6 +276,7 @@ void op_real_ioctl(struct worker *w, bool watcher)
 			call_arg(&c, in.sm.period_ns);
 			call_arg(&c, in.sm.ring_bytes);
 			call_arg(&c, in.sm.flags);
+			call_arg(&c, in.sm.max_stack);
 			break;
 		case A_SAMPLES:
 			call_arg(&c, in.smp.hdr.size);

@@ -37,7 +37,8 @@ void limits_lower(void)
 	char text[32];
 
 	if (!read_param("sample_rate_max", &rate) || !read_param("sample_ring_kb_max", &kb_max) ||
-	    !read_param("sample_ring_user_kb", &limits.user_kb_was) || !rate) {
+	    !read_param("sample_ring_user_kb", &limits.user_kb_was) ||
+	    !read_param("sample_max_stack", &limits.max_stack) || !rate) {
 		tap_note("sampling limits: the module's parameters unreadable, not checked");
 		return;
 	}
@@ -66,7 +67,8 @@ void check_sampling(struct worker *w, struct call *c, const struct armpmu_sampli
 	bool lab_opened = w->role == AS_LAB;
 	uint64_t bytes;
 	bool well_formed = !(sm->flags & ~ARMPMU_SAMPLING_FLAGS) && !sm->reserved[0] &&
-			   !sm->reserved[1] && !sm->reserved[2] && !sm->reserved[3] &&
+			   !sm->reserved[1] && !sm->reserved[2] &&
+			   (!sm->max_stack || (sm->flags & ARMPMU_SAMPLING_CALLCHAIN)) &&
 			   sm->period_ns && sm->ring_bytes >= (uint64_t)page_size;
 
 	if (!limits.user_bound || !well_formed || err == EBADF || err == EINTR)
@@ -78,9 +80,12 @@ void check_sampling(struct worker *w, struct call *c, const struct armpmu_sampli
 				   "%s, not ERANGE", tap_errname(err));
 	}
 	if (sm->period_ns < limits.min_period_ns || sm->period_ns > ARMPMU_SAMPLING_PERIOD_MAX ||
-	    sm->ring_bytes > limits.ring_max || (sm->flags & ARMPMU_SAMPLING_KERNEL))
+	    sm->ring_bytes > limits.ring_max || sm->max_stack > limits.max_stack ||
+	    (sm->flags & ARMPMU_SAMPLING_KERNEL))
 		return;
-	bytes = sm->ring_bytes;
+	/* A chain's scratch is charged beside its ring. */
+	bytes = sm->ring_bytes + ((sm->flags & ARMPMU_SAMPLING_CALLCHAIN) ?
+		8 * (sm->max_stack ? sm->max_stack : (limits.max_stack ? limits.max_stack : 1)) : 0);
 	if (lab_opened && bytes > limits.user_bound) {
 		w->st->limits[LIMIT_LAB_RING]++;
 		if (!err)
