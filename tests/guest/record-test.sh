@@ -263,3 +263,48 @@ check "  in one line" [ "$(wc -l <"$out")" = 1 ]
 kill "$rec_spin" 2>/dev/null
 wait "$rec_spin" 2>/dev/null
 expect 2 'nothing to record' "pmuctl record without a command: a usage error" pmuctl record
+
+# -g: call chains (callchain-test --work chain: leaf <- middle <- outer <-
+# top, each its own function). On AArch64 the frame records the driver
+# walks, the leaf's caller from lr where its unwind table says so; perf
+# report --children and perf script must see the whole chain. On AArch32
+# no frames: said.
+expect 0 'Captured and wrote' "lab: pmuctl record -g of a program of four calls deep" \
+	as_lab "cd $rec && pmuctl record -g -F 1000 -o $rec/g.data -- callchain-test --work chain"
+cp "$out" "$rec/g.out"
+if [ "$(uname -m)" != aarch64 ]; then
+	check "  AArch32: the samples' lack of callers said" \
+		grep -q 'samples of 32-bit code have no callers' "$rec/g.out"
+fi
+expect 2 "--call-graph dwarf: not here yet" "pmuctl record --call-graph dwarf: refused, with what is" \
+	as_lab "cd $rec && pmuctl record --call-graph dwarf -o $rec/g2.data -- true"
+as_lab pmuctl report -i "$rec/g.data" >"$out" 2>&1
+check "lab: pmuctl report of a file with call chains: the leaf first" \
+	grep -Eq '^ +[0-9.]+%( +[0-9.]+%)* +callchain-test +callchain-test +\[\.\] leaf$' "$out"
+if [ -n "$perf" ] && [ "$(uname -m)" = aarch64 ]; then
+	as_lab "perf script -i $rec/g.data -F event,ip,sym" >"$rec/g-script.out" 2>"$rec/perf.err"
+	check "lab: perf script of pmuctl record -g's file: exit 0, nothing on stderr" \
+		rec_clean $? "$rec/perf.err"
+	# Each cpu-clock sample in the leaf: the next three frames middle, outer, top.
+	rec_chains=$(awk '
+		/cpu-clock:u:/ { n = 0; inblock = 1; next }
+		inblock && NF >= 2 { f[++n] = $2; next }
+		inblock && NF == 0 {
+			if (n && f[1] == "leaf") { leaf++; good += f[2] == "middle" && f[3] == "outer" && f[4] == "top" }
+			inblock = 0
+		}
+		END { print leaf + 0, good + 0 }' "$rec/g-script.out")
+	echo "# perf script: samples in the leaf, and with middle, outer, top above it: $rec_chains"
+	check "  every sample in the leaf: middle, outer, top above it" \
+		sh -c "set -- $rec_chains; [ \$1 -ge 10 ] && [ \$1 = \$2 ]"
+	as_lab "perf report -i $rec/g.data --children --stdio --sort sym -g none" \
+		>"$rec/g-report.out" 2>"$rec/perf.err"
+	check "lab: perf report --children of it: exit 0, nothing on stderr" rec_clean $? "$rec/perf.err"
+	sed 's/^/#   /' "$rec/g-report.out" | grep -E '\] (leaf|middle|outer|top|main)$'
+	rec_leaf=$(sed -n 's/^ *\([0-9]*\)\.[0-9]*%.*\[\.\] leaf$/\1/p' "$rec/g-report.out" | head -n 1)
+	for sym in middle outer top main; do
+		x=$(sed -n "s/^ *\\([0-9]*\\)\\.[0-9]*%.*\\[\\.\\] $sym\$/\\1/p" "$rec/g-report.out" | head -n 1)
+		check "  $sym's children hold the leaf's samples ($x%, the leaf $rec_leaf%)" \
+			sh -c "[ -n '$x' ] && [ -n '$rec_leaf' ] && [ '$x' -ge '$rec_leaf' ] && [ '$rec_leaf' -ge 50 ]"
+	done
+fi

@@ -129,8 +129,12 @@ static void make_attr(struct perfdata *pd, unsigned int i)
 	a->type = cfg->events[i].type;
 	a->size = sizeof(*a);
 	a->config = cfg->events[i].config;
-	a->sample_type = SAMPLE_TYPE;
+	a->sample_type = SAMPLE_TYPE | (cfg->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
 	a->read_format = READ_FORMAT;
+	if (cfg->callchain) {
+		a->sample_max_stack = cfg->max_stack;
+		a->exclude_callchain_kernel = cfg->exclude_kernel;
+	}
 	a->disabled = i == 0;
 	a->inherit = 1;
 	a->exclude_kernel = cfg->exclude_kernel;
@@ -292,8 +296,10 @@ int perfdata_mmap2(struct perfdata *pd, const struct perfdata_where *w,
 }
 
 int perfdata_sample(struct perfdata *pd, const struct perfdata_where *w, uint64_t ip,
-		    bool kernel, uint64_t period, const uint64_t *counted)
+		    bool kernel, uint64_t period, const uint64_t *counted, const uint64_t *ips,
+		    uint32_t nips)
 {
+	uint64_t alone[2] = { kernel ? PERF_CONTEXT_KERNEL : PERF_CONTEXT_USER, ip };
 	unsigned int n = pd->cfg.nevents, i;
 	struct sample_id id = {
 		.pid = w->pid, .tid = w->tid, .time = w->time, .id = EVENT_ID(0), .cpu = w->cpu,
@@ -304,11 +310,18 @@ int perfdata_sample(struct perfdata *pd, const struct perfdata_where *w, uint64_
 		.size = (uint16_t)(sizeof(h) + 8 + sizeof(id) + 8 + 8 + n * 16),
 	};
 
+	if (pd->cfg.callchain) {
+		if (!ips) {
+			ips = alone;
+			nips = 2;
+		}
+		h.size += (uint16_t)(8 + nips * 8);
+	}
 	/* The group's values are running totals: perf takes the differences. */
 	pd->totals[0] += period;
 	for (i = 1; i < n; i++)
 		pd->totals[i] += counted[i - 1];
-	/* In perf's order: ip, pid and tid, time, id, cpu, period, read. */
+	/* In perf's order: ip, pid and tid, time, id, cpu, period, read, callchain. */
 	put(pd, &h, sizeof(h));
 	put_u64(pd, ip);
 	put_u32(pd, id.pid);
@@ -322,6 +335,10 @@ int perfdata_sample(struct perfdata *pd, const struct perfdata_where *w, uint64_
 	for (i = 0; i < n; i++) {
 		put_u64(pd, pd->totals[i]);
 		put_u64(pd, EVENT_ID(i));
+	}
+	if (pd->cfg.callchain) {
+		put_u64(pd, nips);
+		put(pd, ips, nips * sizeof(*ips));
 	}
 	if (!pd->samples++)
 		pd->first_time = w->time;

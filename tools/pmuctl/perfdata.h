@@ -38,6 +38,8 @@ struct perfdata_config {
 	uint64_t period;
 	bool exclude_kernel;	/* user mode only (":u") */
 	bool enable_on_exec;	/* a command's: counting started at its exec */
+	bool callchain;		/* samples carry call chains (PERF_SAMPLE_CALLCHAIN) */
+	uint16_t max_stack;	/* their deepest, for the attribute */
 	int argc;		/* the recording's command line, for CMDLINE */
 	char **argv;
 };
@@ -84,10 +86,13 @@ int perfdata_mmap2(struct perfdata *pd, const struct perfdata_where *w,
 /*
  * A sample at user-mode PC @ip (@kernel: kernel mode) that ran @period ns
  * since the thread's previous one, with @counted[i] the count of
- * events[i + 1] since then.
+ * events[i + 1] since then. With cfg.callchain, @ips[@nips] is its call
+ * chain as the kernel gives perf one: its context (PERF_CONTEXT_USER),
+ * the PC, then the callers, innermost first; NULL for the PC alone.
  */
 int perfdata_sample(struct perfdata *pd, const struct perfdata_where *w, uint64_t ip,
-		    bool kernel, uint64_t period, const uint64_t *counted);
+		    bool kernel, uint64_t period, const uint64_t *counted, const uint64_t *ips,
+		    uint32_t nips);
 
 /* @lost samples dropped (PERF_RECORD_LOST). */
 int perfdata_lost(struct perfdata *pd, const struct perfdata_where *w, uint64_t lost);

@@ -15,11 +15,13 @@
 #include <sys/mman.h>
 #include <sys/sysmacros.h>
 #include <linux/armpmu.h>
+#include <linux/perf_event.h>
 #include <elfutils/libdwelf.h>
 #include <libelf.h>
 
 #include "pmuctl.h"
 #include "record-file.h"
+#include "record-unwind.h"
 
 /* At one time: tasks first, then mappings, samples, and ends last. */
 enum order { ORDER_TASK, ORDER_MAP, ORDER_SAMPLE, ORDER_END };
@@ -60,6 +62,8 @@ struct record_file {
 	struct record_stats stats;
 	char **paths;		/* every file mapped, for their build IDs */
 	size_t npaths;
+	struct record_unwind *unwind;	/* with call chains: is lr the caller? */
+	uint64_t *ips;		/* a sample's chain as perf gets it */
 	int error;
 };
 
@@ -71,8 +75,17 @@ int record_file_open(struct record_file **rfp, const char *path, const struct pe
 
 	if (!rf)
 		return -ENOMEM;
-	err = perfdata_create(&rf->pd, path, cfg);
+	err = 0;
+	if (cfg->callchain) {
+		err = record_unwind_new(&rf->unwind);
+		rf->ips = malloc((3 + ARMPMU_MAX_STACK_LIMIT) * sizeof(*rf->ips));
+		if (!err && !rf->ips)
+			err = -ENOMEM;
+	}
+	err = err ? err : perfdata_create(&rf->pd, path, cfg);
 	if (err) {
+		record_unwind_free(rf->unwind);
+		free(rf->ips);
 		free(rf);
 		return err;
 	}
@@ -353,11 +366,21 @@ static bool well_formed(const struct armpmu_record *r, size_t left)
 	if (left < sizeof(*r) || r->size < sizeof(*r) || r->size > left || r->size % 8)
 		return false;
 	switch (r->type) {
-	case ARMPMU_RECORD_SAMPLE:
+	case ARMPMU_RECORD_SAMPLE: {
+		const struct armpmu_sample *s = (const void *)r;
+		const struct armpmu_callchain *c;
+
 		need = sizeof(struct armpmu_sample);
-		if (r->size < need)
+		if (r->size < need || s->nr > ARMPMU_MAX_COUNTERS ||
+		    r->size < ARMPMU_SAMPLE_SIZE(s->nr))
 			return false;
-		return r->size >= ARMPMU_SAMPLE_SIZE(((const struct armpmu_sample *)r)->nr);
+		if (!(s->flags & ARMPMU_SAMPLE_CALLCHAIN))
+			return true;
+		c = (const void *)&s->value[s->nr];
+		need = ARMPMU_SAMPLE_SIZE(s->nr) + sizeof(*c);
+		return r->size >= need && c->nr <= ARMPMU_MAX_STACK_LIMIT &&
+		       r->size >= ARMPMU_SAMPLE_SIZE(s->nr) + ARMPMU_CALLCHAIN_SIZE(c->nr);
+	}
 	case ARMPMU_RECORD_LOST:
 		return r->size >= sizeof(struct armpmu_lost);
 	case ARMPMU_RECORD_FORK:
@@ -444,6 +467,46 @@ int record_file_add(struct record_file *rf, const void *buf, size_t len)
 	return rf->error;
 }
 
+/*
+ * Whether @lr is the caller of the code at @ip in process @pid: its
+ * mapping's file's unwind table says whether the return address is still
+ * in x30 there (record-unwind.h).
+ */
+static bool lr_is_caller(struct record_file *rf, uint32_t pid, uint64_t ip)
+{
+	const struct process *p = process(rf, pid, false);
+
+	for (size_t i = 0; p && i < p->nmaps; i++) {
+		const struct mapping *m = &p->maps[i];
+
+		if (ip >= m->start && ip < m->end)
+			return *m->path == '/' &&
+			       record_unwind_lr(rf->unwind, m->path, ip - m->start + m->pgoff) ==
+				       RECORD_LR_CALLER;
+	}
+	return false;
+}
+
+/*
+ * @s's chain in rf->ips as the kernel gives perf one (perfdata.h): the
+ * context, the PC, the caller in lr where it is one, the return addresses
+ * the driver walked. Its length.
+ */
+static uint32_t chain_of(struct record_file *rf, const struct armpmu_sample *s, uint32_t pid)
+{
+	const struct armpmu_callchain *c = (const void *)&s->value[s->nr];
+	uint32_t n = 0, nr = c->nr < ARMPMU_MAX_STACK_LIMIT ? c->nr : ARMPMU_MAX_STACK_LIMIT;
+
+	rf->ips[n++] = PERF_CONTEXT_USER;
+	rf->ips[n++] = s->ip;
+	rf->stats.chains_cut += !!(c->flags & ARMPMU_CHAIN_CUT);
+	rf->stats.no_frames += !!(c->flags & ARMPMU_CHAIN_NO_FRAMES);
+	if (!(c->flags & ARMPMU_CHAIN_NO_FRAMES) && c->lr && lr_is_caller(rf, pid, s->ip))
+		rf->ips[n++] = c->lr;
+	memcpy(rf->ips + n, c->ret, nr * sizeof(*c->ret));
+	return n + nr;
+}
+
 static int write_sample(struct record_file *rf, const struct armpmu_sample *s,
 			const struct perfdata_where *w)
 {
@@ -458,8 +521,11 @@ static int write_sample(struct record_file *rf, const struct armpmu_sample *s,
 			counted[i] = s->value[src->slot];
 	}
 	rf->stats.samples++;
-	return perfdata_sample(rf->pd, w, s->ip, s->flags & ARMPMU_SAMPLE_KERNEL, s->period,
-			       counted);
+	if (!(s->flags & ARMPMU_SAMPLE_CALLCHAIN) || !rf->ips)
+		return perfdata_sample(rf->pd, w, s->ip, s->flags & ARMPMU_SAMPLE_KERNEL, s->period,
+				       counted, NULL, 0);
+	return perfdata_sample(rf->pd, w, s->ip, false, s->period, counted, rf->ips,
+			       chain_of(rf, s, w->pid));
 }
 
 static int write_raw(struct record_file *rf, const struct armpmu_record *r)
@@ -547,6 +613,8 @@ int record_file_close(struct record_file *rf, struct record_stats *st)
 		forget_maps(&rf->procs[i]);
 	free(rf->procs);
 	free(rf->held);
+	record_unwind_free(rf->unwind);
+	free(rf->ips);
 	free(rf);
 	return err ? err : err2;
 }

@@ -33,6 +33,8 @@ struct record_stats {
 	uint64_t lost;		/* the driver's LOST records' sum */
 	uint64_t bytes;		/* of the data section */
 	unsigned int let_go;	/* threads let go at an exec */
+	uint64_t chains_cut;	/* call chains the driver's walk cut short */
+	uint64_t no_frames;	/* samples of AArch32 code: no frames to walk */
 };
 
 /*

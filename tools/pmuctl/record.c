@@ -58,6 +58,9 @@ static const char help[] =
 	"  -p, --pid PID        a running process, its threads and what they create,\n"
 	"                       until it ends or Ctrl-C\n"
 	"  -t, --tid TID        one running thread\n"
+	"  -g                   call graphs: each sample's callers too (--call-graph fp)\n"
+	"      --call-graph fp  the callers from the frame records the driver walks in\n"
+	"                       each sample (AArch64 code; 32-bit code keeps none)\n"
 	"  -q, --quiet          no progress lines\n"
 	"  -h, --help           this help\n"
 	"\n"
@@ -71,6 +74,7 @@ struct record {
 	uint64_t freq, period_ns;
 	pid_t pid, tid;
 	bool quiet;
+	bool callchain;		/* -g */
 	bool defaults;		/* no -e: an event the core lacks is left out */
 	char **cmd;
 	struct pmudev *files[MAX_FILES];
@@ -129,6 +133,7 @@ static int parse(int argc, char **argv, struct record *r)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "call-graph", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -136,8 +141,21 @@ static int parse(int argc, char **argv, struct record *r)
 	int opt, ret;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:e:F:c:o:p:t:qh", longs, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:e:F:c:o:p:t:gqh", longs, NULL)) != -1) {
 		switch (opt) {
+		case 'g':
+			r->callchain = true;
+			break;
+		case 'G':
+			if (!strcmp(optarg, "fp")) {
+				r->callchain = true;
+				break;
+			}
+			if (!strncmp(optarg, "dwarf", 5) || !strcmp(optarg, "lbr"))
+				return usage_error("--call-graph %s: not here yet; fp is (the frame "
+						   "records of AArch64 code)", optarg);
+			return usage_error("--call-graph: '%s' is not a way to record them (fp)",
+					   optarg);
 		case 'e':
 			ret = add_events(r, optarg);
 			if (ret)
@@ -244,6 +262,20 @@ static int program(struct record *r, struct pmudev *pmu, bool first)
 	return 0;
 }
 
+/* The depth the module gives a chain (its sample_max_stack), for perf's attribute. */
+static uint16_t max_stack(void)
+{
+	FILE *f = fopen("/sys/module/armpmu/parameters/sample_max_stack", "r");
+	unsigned int n = 127;
+
+	if (f) {
+		if (fscanf(f, "%u", &n) != 1 || n > ARMPMU_MAX_STACK_LIMIT)
+			n = 127;
+		fclose(f);
+	}
+	return (uint16_t)n;
+}
+
 /*
  * SET_SAMPLING, with a smaller ring if the module allows no bigger
  * (E2BIG), or the user's rings leave no room for it (EPERM).
@@ -254,7 +286,8 @@ static int set_sampling(struct record *r, struct pmudev *pmu)
 	int err;
 
 	for (;;) {
-		err = pmudev_set_sampling(pmu, r->period_ns, ring_bytes, 0);
+		err = pmudev_set_sampling(pmu, r->period_ns, ring_bytes,
+					  r->callchain ? ARMPMU_SAMPLING_CALLCHAIN : 0);
 		if (!err)
 			return 0;
 		if ((err != -E2BIG && err != -EPERM) || ring_bytes <= 4096)
@@ -510,6 +543,7 @@ int cmd_record(int argc, char **argv)
 		.nevents = (unsigned int)r.nevents + 1, .freq = r.freq != 0,
 		.period = r.freq ? r.freq : r.period_ns, .exclude_kernel = true,
 		.enable_on_exec = *r.cmd != NULL, .argc = argc, .argv = argv,
+		.callchain = r.callchain, .max_stack = max_stack(),
 	};
 	perfdata_leader(&r.cfg);
 
@@ -546,6 +580,12 @@ int cmd_record(int argc, char **argv)
 	if (st.lost)
 		say("%llu samples lost: the driver's ring was full (a lower -F loses fewer)",
 		    (unsigned long long)st.lost);
+	if (st.no_frames)
+		say("%llu samples of 32-bit code have no callers: AArch32 code keeps no frame "
+		    "records for --call-graph fp to walk", (unsigned long long)st.no_frames);
+	if (st.chains_cut)
+		say("%llu call chains end short: a frame record could not be read, or the "
+		    "module's sample_max_stack was reached", (unsigned long long)st.chains_cut);
 	if (!r.quiet) {
 		fprintf(stderr, "[ perf record: Woken up %lu times to write data ]\n", r.wakeups);
 		stat(r.output, &sb);
