@@ -264,6 +264,17 @@ kill "$rec_spin" 2>/dev/null
 wait "$rec_spin" 2>/dev/null
 expect 2 'nothing to record' "pmuctl record without a command: a usage error" pmuctl record
 
+# A program that ends a few milliseconds after its exec: its mappings read
+# all the same (pmuctl record looks every millisecond at first), so that
+# its samples are named, none [unknown].
+expect 0 'Captured and wrote' "lab: pmuctl record of a program of a few milliseconds" \
+	as_lab "cd $rec && pmuctl record -F 10000 -o $rec/short.data -- sample-test --work spin 2000000"
+as_lab pmuctl report -i "$rec/short.data" >"$out" 2>&1
+cp "$out" "$rec/short-report.out"
+sed 's/^/#   /' "$rec/short-report.out" | grep '%' | head -n 4
+check "  its samples named by function: work_a among them" grep -q '\[\.\] work_a$' "$rec/short-report.out"
+check "  and none in [unknown]" absent '\[unknown\]' "$rec/short-report.out"
+
 # -g: call chains (callchain-test --work chain: leaf <- middle <- outer <-
 # top, each its own function). On AArch64 the frame records the driver
 # walks, the leaf's caller from lr where its unwind table says so; perf

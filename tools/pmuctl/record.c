@@ -12,9 +12,10 @@
  * released, it executes the command and the samples start there. -p
  * attaches a file to each thread of a running process (with FOLLOW), -t
  * to one thread. The driver's ring is drained when poll(2) says it holds
- * a quarter of its size, and at least every DRAIN_MS; at each drain the
- * processes' mappings are looked at, so that a library opened after the
- * start is named.
+ * a quarter of its size, and at least every DRAIN_MS (every EARLY_MS in
+ * the first EARLY_NS, so that a program that ends soon after its exec has
+ * its mappings read); at each drain the processes' mappings are looked
+ * at, so that a library opened after the start is named.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -34,6 +35,8 @@
 #include "stat-workload.h"
 
 #define DRAIN_MS	50
+#define EARLY_MS	1
+#define EARLY_NS	100000000ULL	/* 100 ms */
 #define DEFAULT_FREQ	4000	/* perf record's -F */
 #define RING_BYTES	(512 * 1024)
 #define READ_ROOM	(64 * 1024)
@@ -388,7 +391,7 @@ static bool all_ended(const struct record *r)
 static int collect(struct record *r)
 {
 	struct pollfd pfd[MAX_FILES];
-	uint64_t previous = now_ns();
+	uint64_t previous = now_ns(), first = previous;
 	int ret = 0, err;
 
 	while (!ret && !all_ended(r)) {
@@ -398,7 +401,7 @@ static int collect(struct record *r)
 		for (int i = 0; i < r->nfiles; i++)
 			if (!r->ended[i])
 				pfd[n++] = (struct pollfd){ .fd = pmudev_fd(r->files[i]), .events = POLLIN };
-		if (poll(pfd, (nfds_t)n, DRAIN_MS) > 0)
+		if (poll(pfd, (nfds_t)n, now_ns() - first < EARLY_NS ? EARLY_MS : DRAIN_MS) > 0)
 			r->wakeups++;
 		if (interrupted) {
 			for (int i = 0; i < r->nfiles; i++)
