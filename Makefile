@@ -196,6 +196,7 @@ $(eval $(call split_prog,libpmudev-test,libpmudev))
 $(eval $(call split_prog,fuzz,fuzz))
 $(eval $(call split_prog,badinput-test,badinput))
 $(eval $(call split_prog,isolation-test,isolation))
+$(eval $(call split_prog,sample-test,sample))
 
 # ---- the Python module ----
 

@@ -27,16 +27,7 @@
 #include <sys/prctl.h>
 #include <sys/utsname.h>
 
-#include "samples.h"
-#include "tap.h"
-#include "users.h"
-
-#define EXCL_K		ARMPMU_EXCLUDE_KERNEL
-#define PERIOD_NS	100000ULL	/* 10 kHz: sample_rate_max's default */
-#define SUID_DIR	"/tmp/sample-test"
-#define SUID_PROG	SUID_DIR "/suid"
-#define DATA_MAX	(8U << 20)
-#define THREADS		4
+#include "sample/sample.h"
 
 static bool icount, compat;
 /*
@@ -94,51 +85,6 @@ static void *thread_work(void *arg)
 	return NULL;
 }
 
-/*
- * The fork storm: STORM_CHILDREN children at once, each with two threads
- * and a child of its own, all short-lived: STORM_FORKS new threads.
- */
-#define STORM_CHILDREN	24
-#define STORM_FORKS	(STORM_CHILDREN * 4)
-
-static void *storm_thread(void *arg)
-{
-	work_a((unsigned long)arg);
-	return NULL;
-}
-
-static int storm(unsigned long n)
-{
-	pid_t kids[STORM_CHILDREN];
-	int i, bad = 0, status;
-
-	for (i = 0; i < STORM_CHILDREN; i++) {
-		kids[i] = fork();
-		if (kids[i] == 0) {
-			pthread_t t[2];
-			pid_t pid = fork();
-			int j, fail = pid < 0;
-
-			if (pid == 0) {
-				work_b(n);
-				_exit(0);
-			}
-			for (j = 0; j < 2; j++)
-				fail |= pthread_create(&t[j], NULL, storm_thread, (void *)n);
-			for (j = 0; j < 2; j++)
-				pthread_join(t[j], NULL);
-			fail |= waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-				WEXITSTATUS(status);
-			_exit(fail);
-		}
-		bad |= kids[i] < 0;
-	}
-	for (i = 0; i < STORM_CHILDREN; i++)
-		bad |= kids[i] > 0 && (waitpid(kids[i], &status, 0) != kids[i] ||
-				       !WIFEXITED(status) || WEXITSTATUS(status));
-	return bad;
-}
-
 static int work(const char *what, unsigned long n)
 {
 	pthread_t t[THREADS];
@@ -186,46 +132,12 @@ static int work(const char *what, unsigned long n)
 
 /* ---- recording, as lab, in a child ---- */
 
-/* What the recording child hands back to the test, in shared memory. */
-struct shared {
-	int err;
-	char where[40];
-	pid_t worker, recorder;	/* the worker's parent: the recording process */
-	unsigned int reads;
-	struct armpmu_samples last;
-	struct armpmu_threads threads;
-	unsigned char thread_room[32 * ARMPMU_THREAD_SIZE(1)];
-	size_t len;
-	unsigned char data[DATA_MAX];
-};
-
-static struct shared *sh;
-
-struct spec {
-	const char *work;
-	unsigned long n;
-	__u32 attach;		/* ARMPMU_ATTACH_* */
-	bool exec;		/* the worker executes itself with --work */
-	__u32 ring;
-	__u32 flags;		/* ARMPMU_SAMPLING_* */
-	bool read_after;	/* take the records only once the worker is done */
-	/*
-	 * The worker (suid; threads: each of its threads and its child) works
-	 * on until a sample of it was read: without icount a thread's ticks
-	 * are QEMU's timer interrupts, which a busy host delivers late, many
-	 * while the thread is in the kernel, where a user-mode file records
-	 * nothing (seen: none in 1M rounds of work).
-	 */
-	bool until_sampled;
-	enum guest_user who;
-};
+struct shared *sh;
 
 static __u32 work_event(void)
 {
 	return icount ? ARMPMU_EV_INST_RETIRED : ARMPMU_EV_CPU_CYCLES;
 }
-
-#define FAIL(e, w) do { sh->err = (e); snprintf(sh->where, sizeof(sh->where), "%s", (w)); } while (0)
 
 static pid_t start_worker(const struct spec *sp, int go)
 {
@@ -271,7 +183,7 @@ static bool all_sampled(const struct records *r, const void *arg)
 	return worker_sampled && forks == THREADS + 1 && sampled == forks;
 }
 
-static void record_child(const struct spec *sp)
+void record_child(const struct spec *sp)
 {
 	struct armpmu_attach at = { 0 };
 	struct records r = { 0 };
@@ -356,7 +268,7 @@ static void record_child(const struct spec *sp)
 }
 
 /* Records @sp as its user; false (a failed test) if that did not work. */
-static bool record(const struct spec *sp, const char *name)
+bool record(const struct spec *sp, const char *name)
 {
 	pid_t pid;
 	int status;
@@ -374,7 +286,7 @@ static bool record(const struct spec *sp, const char *name)
 	return tap_check(!sh->err, name, "%s: %s", sh->where, tap_errname(sh->err));
 }
 
-static struct records shared_records(void)
+struct records shared_records(void)
 {
 	struct records r = { .data = sh->data, .len = sh->len, .last = sh->last };
 
@@ -386,24 +298,12 @@ static struct armpmu_thread *thread_at(unsigned int i)
 	return (struct armpmu_thread *)(void *)(sh->thread_room + i * ARMPMU_THREAD_SIZE(1));
 }
 
-/* What a recording holds. */
-struct tally {
-	unsigned int samples, kernel, above_top, in_a, in_b, incomplete;
-	unsigned int forks, execs, exits, let_go, lost_records, bad;
-	unsigned long long lost;
-	char exec_comm[16], let_go_comm[16];
-	uint64_t let_go_time;
-	__u32 let_go_tid;
-	unsigned int after_let_go;
-	__u32 exit_ppid, exit_ptid;	/* the last EXIT's */
-};
-
 static bool in(uint64_t ip, const char *start, const char *stop)
 {
 	return ip >= (uintptr_t)start && ip < (uintptr_t)stop;
 }
 
-static void count(struct tally *t)
+void count(struct tally *t)
 {
 	struct records r = shared_records();
 	const struct armpmu_record *h;
@@ -481,7 +381,7 @@ static void weights(__u32 tid, uint64_t *slot0, uint64_t *cycles, unsigned int *
 }
 
 /* Does @tid appear in a record of @type? */
-static bool has_record(__u32 tid, unsigned int type)
+bool has_record(__u32 tid, unsigned int type)
 {
 	struct records r = shared_records();
 	const struct armpmu_record *h;
@@ -875,241 +775,6 @@ static void test_poll(void)
 		  "%s, empty %d, full %d, revents %#x", tap_errname(err), empty, full,
 		  pfd.revents);
 	dev_close(&fd);
-}
-
-/* ---- ring memory charged to its owner (issue 38) ---- */
-
-#define RING_USER_KB	"/sys/module/armpmu/parameters/sample_ring_user_kb"
-#define HOLDERS		12
-
-/*
- * @n processes of @who, each a file sampling itself with a ring of
- * @ring bytes, held until *@release is closed; errs[i] gets each
- * SET_SAMPLING's errno (0 for a ring). Their PIDs in @pids.
- */
-static void hold_rings(enum guest_user who, unsigned int n, __u32 ring, int *errs, pid_t *pids,
-		       int release[2])
-{
-	for (unsigned int i = 0; i < n; i++) {
-		errs[i] = -1;
-		fflush(stdout);
-		pids[i] = fork();
-		if (pids[i] == 0) {
-			int fd = -1, err;
-			char c;
-
-			close(release[1]);
-			err = become_user(who) ? dev_open(&fd) : EPERM;
-			errs[i] = err ? err : set_sampling(fd, PERIOD_NS, ring, 0);
-			while (read(release[0], &c, 1) > 0)
-				;
-			_exit(0);
-		}
-		/* One at a time: each refusal is the one past the others' rings. */
-		while (errs[i] < 0)
-			usleep(1000);
-	}
-}
-
-static void let_go_of(unsigned int n, pid_t *pids, int release[2])
-{
-	close(release[1]);
-	close(release[0]);
-	for (unsigned int i = 0; i < n; i++)
-		waitpid(pids[i], NULL, 0);
-}
-
-static unsigned int rings_held(const int *errs, unsigned int n, int *refusal)
-{
-	unsigned int held = 0;
-
-	*refusal = 0;
-	for (unsigned int i = 0; i < n; i++) {
-		held += !errs[i];
-		if (errs[i] && !*refusal)
-			*refusal = errs[i];
-	}
-	return held;
-}
-
-/*
- * Issue 38's attack, as lab: sampled files of 1 MiB rings, one per
- * process, until refused. Past sample_ring_user_kb (8192 KiB by default)
- * the refusal is EPERM, another user's 64 MiB process lives on, and root
- * (CAP_IPC_LOCK) still gets a ring. Then at 64 KiB: four rings of 16 KiB
- * fit and a fifth does not, until one of the four is given back.
- */
-static void test_ring_charge(void)
-{
-	int *errs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	int release[2], fd = -1, refusal, err;
-	pid_t pids[HOLDERS], victim;
-	unsigned int held;
-	char was[32] = "8192";
-	FILE *f = fopen(RING_USER_KB, "r");
-
-	if (errs == MAP_FAILED || !f || !fgets(was, sizeof(was), f)) {
-		tap_skip("ring memory: the user's bound", "no %s", RING_USER_KB);
-		if (f)
-			fclose(f);
-		return;
-	}
-	fclose(f);
-	was[strcspn(was, "\n")] = 0;
-	fflush(stdout);
-	victim = fork();
-	if (victim == 0) {
-		char *mem;
-
-		if (!become_user(AS_GUEST))
-			_exit(1);
-		mem = malloc(64 << 20);
-		if (!mem)
-			_exit(1);
-		memset(mem, 0x5a, 64 << 20);
-		for (;;)
-			pause();
-	}
-	write_file(RING_USER_KB, "8192");
-	if (pipe(release)) {
-		tap_skip("ring memory: the user's bound", "pipe: %s", strerror(errno));
-		return;
-	}
-	hold_rings(AS_LAB, HOLDERS, 1 << 20, errs, pids, release);
-	held = rings_held(errs, HOLDERS, &refusal);
-	tap_check(held == 8 && refusal == EPERM,
-		  "ring memory: lab's 1 MiB rings stop at sample_ring_user_kb (8 MiB), then EPERM",
-		  "%u rings held, then %s", held, tap_errname(refusal));
-	err = dev_open(&fd);
-	err = err ? err : set_sampling(fd, PERIOD_NS, 1 << 20, 0);
-	tap_check(!err, "ring memory: root (CAP_IPC_LOCK) still gets a 1 MiB ring beside lab's",
-		  "%s", tap_errname(err));
-	dev_close(&fd);
-	tap_check(!kill(victim, 0) && !waitpid(victim, NULL, WNOHANG),
-		  "ring memory: another user's 64 MiB process lives through lab's attempt",
-		  "kill: %s", strerror(errno));
-	let_go_of(HOLDERS, pids, release);
-
-	write_file(RING_USER_KB, "64");
-	if (pipe(release)) {
-		tap_skip("ring memory: the user's bound", "pipe: %s", strerror(errno));
-		return;
-	}
-	hold_rings(AS_LAB, 5, 16 << 10, errs, pids, release);
-	held = rings_held(errs, 5, &refusal);
-	tap_check(held == 4 && errs[4] == EPERM,
-		  "ring memory: at 64 KiB, four 16 KiB rings fit and a fifth is EPERM",
-		  "%u held, the fifth %s", held, tap_errname(errs[4]));
-	kill(pids[0], SIGKILL);
-	waitpid(pids[0], NULL, 0);
-	hold_rings(AS_LAB, 1, 16 << 10, errs + 5, pids + 5, release);
-	tap_check(errs[5] == 0, "ring memory: a ring given back (its file closed) makes room for one",
-		  "%s", tap_errname(errs[5]));
-	pids[0] = pids[5];
-	let_go_of(5, pids, release);
-	write_file(RING_USER_KB, was);
-	kill(victim, SIGKILL);
-	waitpid(victim, NULL, 0);
-	munmap(errs, 4096);
-}
-
-/*
- * A sampled fork storm (issue 38), as lab: STORM_FORKS threads and
- * processes come and go at once. Read as it runs, into a ring that holds
- * them all: a FORK and an EXIT of each, well-formed records, ENDED. Read
- * only at the end from one page: what did not fit is counted lost, and
- * the LOST records say as much as the header.
- */
-static void test_fork_storm(void)
-{
-	struct spec live = {
-		.work = "storm", .n = 200000, .attach = ARMPMU_ATTACH_FOLLOW,
-		.ring = 1 << 18, .who = AS_LAB,
-	}, tiny = live;
-	struct records r;
-	const struct armpmu_record *h;
-	unsigned int forks = 0, exited = 0;
-	size_t off = 0;
-	struct tally t;
-
-	if (record(&live, "fork storm: lab records 96 threads and processes at once")) {
-		count(&t);
-		r = shared_records();
-		while ((h = next_record(&r, &off)))
-			if (h->type == ARMPMU_RECORD_FORK) {
-				forks++;
-				exited += has_record(h->tid, ARMPMU_RECORD_EXIT);
-			}
-		tap_note("fork storm: %u samples, %u FORK, %u EXIT, %llu lost", t.samples, t.forks,
-			 t.exits, t.lost);
-		tap_check(!t.bad && !t.lost && !t.above_top && forks == STORM_FORKS &&
-			  exited == forks && t.exits == STORM_FORKS + 1 &&
-			  (sh->last.flags & ARMPMU_SAMPLES_ENDED),
-			  "fork storm: a FORK and an EXIT of each of the 96, nothing lost, ENDED",
-			  "%u FORK (%u exited), %u EXIT, %llu lost, %u bad, flags %#x", forks,
-			  exited, t.exits, t.lost, t.bad, sh->last.flags);
-	}
-	tiny.ring = 4096;
-	tiny.read_after = true;
-	if (!record(&tiny, "fork storm: lab records it into one page, read at the end"))
-		return;
-	count(&t);
-	tap_note("fork storm, one page: %u samples, %u FORK, %u EXIT read; %llu lost in %u LOST "
-		 "records; recorded %llu, lost %llu", t.samples, t.forks, t.exits, t.lost,
-		 t.lost_records, (ull)sh->last.recorded, (ull)sh->last.lost);
-	tap_check(!t.bad && t.lost == sh->last.lost && sh->last.recorded == t.samples &&
-		  t.forks + t.exits + t.lost >= 2 * STORM_FORKS + 1 &&
-		  (sh->last.flags & ARMPMU_SAMPLES_ENDED),
-		  "fork storm, one page: every FORK and EXIT read or counted lost, LOST records "
-		  "add up, ENDED",
-		  "%u FORK + %u EXIT + %llu lost (LOST records; header %llu), recorded %llu, "
-		  "read %u, bad %u, flags %#x", t.forks, t.exits, t.lost, (ull)sh->last.lost,
-		  (ull)sh->last.recorded, t.samples, t.bad, sh->last.flags);
-}
-
-/* Sampled forks and threads while CPU 1 goes off and on. */
-static void test_hostile(void)
-{
-	const char *online = "/sys/devices/system/cpu/cpu1/online";
-	struct spec sp = {
-		.work = "threads", .n = 300000, .attach = ARMPMU_ATTACH_FOLLOW,
-		.ring = 1 << 14, .who = AS_LAB,
-	};
-	unsigned int round, ok = 0;
-	pid_t toggler;
-
-	if (access(online, W_OK)) {
-		tap_skip("hostile: sampling across CPU hotplug", "no %s", online);
-		return;
-	}
-	fflush(stdout);
-	toggler = fork();
-	if (toggler == 0) {
-		for (;;) {
-			write_file(online, "0");
-			usleep(20000);
-			write_file(online, "1");
-			usleep(20000);
-		}
-	}
-	for (round = 0; round < 10; round++) {
-		memset(sh, 0, offsetof(struct shared, data));
-		pid_t pid = fork();
-		int status;
-
-		if (pid == 0) {
-			record_child(&sp);
-			_exit(0);
-		}
-		waitpid(pid, &status, 0);
-		ok += !sh->err && WIFEXITED(status) && !WEXITSTATUS(status) &&
-		      (sh->last.flags & ARMPMU_SAMPLES_ENDED);
-	}
-	kill(toggler, SIGKILL);
-	waitpid(toggler, NULL, 0);
-	write_file(online, "1");
-	tap_check(ok == 10, "hostile: 10 sampled fork-and-thread runs while CPU 1 goes off and on",
-		  "%u of 10 ended well; last: %s %s", ok, sh->where, tap_errname(sh->err));
 }
 
 int main(int argc, char **argv)
