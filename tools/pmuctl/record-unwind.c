@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <elfutils/libdw.h>
-#include <gelf.h>
 
+#include "elf-offset.h"
 #include "record-unwind.h"
 
 /* DWARF's number of x30, the AArch64 link register. */
@@ -90,25 +90,6 @@ static struct unwind_file *file_of(struct record_unwind *u, const char *path)
 	return f;
 }
 
-/* The virtual address of file offset @offset, through its PT_LOAD segment. */
-static bool vaddr_of(Elf *elf, uint64_t offset, uint64_t *vaddr)
-{
-	size_t n;
-
-	if (elf_getphdrnum(elf, &n))
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
-		    offset >= ph.p_offset && offset - ph.p_offset < ph.p_filesz) {
-			*vaddr = offset - ph.p_offset + ph.p_vaddr;
-			return true;
-		}
-	}
-	return false;
-}
-
 enum record_lr record_unwind_lr(struct record_unwind *u, const char *path, uint64_t offset)
 {
 	struct unwind_file *f = file_of(u, path);
@@ -118,7 +99,7 @@ enum record_lr record_unwind_lr(struct record_unwind *u, const char *path, uint6
 	uint64_t vaddr;
 	size_t nops;
 
-	if (!f || !f->cfi || !vaddr_of(f->elf, offset, &vaddr) ||
+	if (!f || !f->cfi || !elf_offset_address(f->elf, offset, &vaddr) ||
 	    dwarf_cfi_addrframe(f->cfi, vaddr, &frame) || !frame)
 		return RECORD_LR_UNKNOWN;
 	/* "Same value": this function has not moved its return address out of x30. */

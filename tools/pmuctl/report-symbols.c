@@ -40,6 +40,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "elf-offset.h"
 #include "perf-format.h"
 #include "report-demangle.h"
 #include "report-symbols.h"
@@ -261,26 +262,6 @@ static struct file *open_file(struct report_symbols *s, const char *path)
 	return f;
 }
 
-/* The address of file offset @off in @elf's loadable segments; false if none holds it. */
-static bool offset_address(Elf *elf, uint64_t off, uint64_t *addr)
-{
-	size_t n;
-
-	if (elf_getphdrnum(elf, &n))
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (off >= ph.p_offset && off < ph.p_offset + ph.p_filesz) {
-			*addr = off - ph.p_offset + ph.p_vaddr;
-			return true;
-		}
-	}
-	return false;
-}
-
 /* ARM's and AArch64's mapping symbols: $a, $t, $d, $x, and their "$t.N" forms. */
 static bool is_mapping_symbol(const char *name)
 {
@@ -403,7 +384,7 @@ const char *report_symbols_find(struct report_symbols *s, const char *path, uint
 	if (!f || !f->dwfl)
 		return NULL;
 	elf = dwfl_module_getelf(f->mod, &bias);
-	if (!elf || !offset_address(elf, off, addr))
+	if (!elf || !elf_offset_address(elf, off, addr))
 		return NULL;
 	fn = func_at(f, *addr + bias);
 	if (!fn)
