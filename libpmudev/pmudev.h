@@ -225,8 +225,10 @@ int pmudev_read_threads(struct pmudev *pmu, struct armpmu_threads *th);
  * Sampling (task mode; see armpmu(4)): while the handle counts, a sample
  * of each thread it counts every @period_ns of that thread's own running
  * time (user mode only, unless @flags has ARMPMU_SAMPLING_KERNEL, which
- * needs CAP_PERFMON), into a ring of @ring_bytes (at least a page, at most
- * the module's sample_ring_kb_max KiB). Set it before pmudev_start();
+ * needs CAP_PERFMON; ARMPMU_SAMPLING_CALLCHAIN: each user-mode sample with
+ * its call chain, a struct armpmu_callchain after its values), into a
+ * ring of @ring_bytes (at least a page, at most the module's
+ * sample_ring_kb_max KiB). Set it before pmudev_start();
  * @period_ns 0 turns sampling off. -ERANGE for a period shorter than the
  * module's sample_rate_max allows, -E2BIG for a ring too large, -EBUSY
  * while counting, -EOPNOTSUPP in CPU mode or for a multiplexed handle.
@@ -251,7 +253,8 @@ int pmudev_set_sampling(struct pmudev *pmu, uint64_t period_ns, uint32_t ring_by
  *	while (!err && (rec = pmudev_next_record(&buf.hdr, rec)))
  *		...;
  *
- * -EOPNOTSUPP if the handle is not sampled.
+ * -EOPNOTSUPP if the handle is not sampled; -ENOSPC, nothing taken, if
+ * the next record is larger than the room (a sample with a deep chain).
  */
 int pmudev_read_samples(struct pmudev *pmu, struct armpmu_samples *s);
 
