@@ -10,10 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <elfutils/libdw.h>
 
-#include "elf-offset.h"
+#include "elf-file.h"
 #include "record-unwind.h"
 
 /* DWARF's number of x30, the AArch64 link register. */
@@ -63,7 +62,6 @@ void record_unwind_free(struct record_unwind *u)
 static struct unwind_file *file_of(struct record_unwind *u, const char *path)
 {
 	struct unwind_file *f;
-	struct stat st;
 
 	for (size_t i = 0; i < u->nfiles; i++)
 		if (!strcmp(u->files[i].path, path))
@@ -78,11 +76,7 @@ static struct unwind_file *file_of(struct record_unwind *u, const char *path)
 		return NULL;
 	u->nfiles++;
 	/* Non-blocking: a FIFO in its place must not hang the recording. */
-	f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (f->fd >= 0 && (fstat(f->fd, &st) || !S_ISREG(st.st_mode))) {
-		close(f->fd);
-		f->fd = -1;
-	}
+	f->fd = elf_file_regular(open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK));
 	if (f->fd >= 0)
 		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
 	if (f->elf)
@@ -99,7 +93,7 @@ enum record_lr record_unwind_lr(struct record_unwind *u, const char *path, uint6
 	uint64_t vaddr;
 	size_t nops;
 
-	if (!f || !f->cfi || !elf_offset_address(f->elf, offset, &vaddr) ||
+	if (!f || !f->cfi || !elf_file_address(f->elf, offset, &vaddr) ||
 	    dwarf_cfi_addrframe(f->cfi, vaddr, &frame) || !frame)
 		return RECORD_LR_UNKNOWN;
 	/* "Same value": this function has not moved its return address out of x30. */

@@ -34,13 +34,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/openat2.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
-#include "elf-offset.h"
+#include "elf-file.h"
 #include "perf-format.h"
 #include "report-demangle.h"
 #include "report-symbols.h"
@@ -184,7 +183,6 @@ static int open_regular(const struct report_symbols *s, const char *path)
 		.flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
-	struct stat st;
 	int fd;
 
 	if (!*s->symfs)
@@ -193,13 +191,7 @@ static int open_regular(const struct report_symbols *s, const char *path)
 		return -1;
 	else
 		fd = (int)syscall(SYS_openat2, s->symfs_fd, path, &how, sizeof(how));
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	return elf_file_regular(fd);
 }
 
 /*
@@ -384,7 +376,7 @@ const char *report_symbols_find(struct report_symbols *s, const char *path, uint
 	if (!f || !f->dwfl)
 		return NULL;
 	elf = dwfl_module_getelf(f->mod, &bias);
-	if (!elf || !elf_offset_address(elf, off, addr))
+	if (!elf || !elf_file_address(elf, off, addr))
 		return NULL;
 	fn = func_at(f, *addr + bias);
 	if (!fn)

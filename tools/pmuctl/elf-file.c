@@ -1,10 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A mapped file's offset as its ELF address (elf-offset.h). */
+/* What record's and report's readers of the programs' files share (elf-file.h). */
 #include <gelf.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
-#include "elf-offset.h"
+#include "elf-file.h"
 
-bool elf_offset_address(Elf *elf, uint64_t off, uint64_t *addr)
+int elf_file_regular(int fd)
+{
+	struct stat st;
+
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+bool elf_file_address(Elf *elf, uint64_t off, uint64_t *addr)
 {
 	size_t n;
 
