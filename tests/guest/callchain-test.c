@@ -16,7 +16,8 @@
  * file's max_stack, and cut. Frame pointers a hostile program sets (a
  * kernel address, a low one, a misaligned one, a record that points at
  * itself or below itself, a kernel return address): the walk stops there,
- * cut. No kernel address in any chain; a file without call chains gets
+ * cut. No kernel address in any chain; a room too small for a deep chain's
+ * sample is ENOSPC, nothing taken; a file without call chains gets
  * none; the kernel log stays clean. The --tap-* options continue another
  * program's TAP numbering (sample-test --then). --work chain is the
  * recorded program alone, for 200 ms: leaf <- middle <- outer <- top.
@@ -452,6 +453,80 @@ static void test_hostile(void)
 }
 #endif
 
+#if defined(__aarch64__)
+/*
+ * READ_SAMPLES' ENOSPC: lab's own thread sampled 64 frames deep, each
+ * sample larger than the least room READ_SAMPLES takes. That room gets
+ * ENOSPC; then a room large enough gets every sample the file recorded:
+ * the refused call took none.
+ */
+static void room_child(void)
+{
+	struct armpmu_sampling sm = {
+		.period_ns = PERIOD_NS, .ring_bytes = 1 << 20, .flags = ARMPMU_SAMPLING_CALLCHAIN,
+	};
+	struct samples_buf b;
+	struct records r = { 0 };
+	const struct armpmu_record *h;
+	size_t off = 0;
+	int fd = -1, err;
+
+	if (!become_user(AS_LAB)) {
+		FAIL(EPERM, "become lab");
+		return;
+	}
+	err = dev_open(&fd);
+	err = err ? err : program(fd, 0, ARMPMU_EV_CPU_CYCLES, ARMPMU_EXCLUDE_KERNEL);
+	err = err ? err : ioc_u32(fd, ARMPMU_IOC_SET_CYCLE_FILTER, ARMPMU_EXCLUDE_KERNEL);
+	err = err ? err : ioc(fd, ARMPMU_IOC_SET_SAMPLING, &sm);
+	err = err ? err : ioc0(fd, ARMPMU_IOC_START);
+	if (err) {
+		FAIL(err, "open, program, sample, start");
+		return;
+	}
+	deep(64);
+	ioc0(fd, ARMPMU_IOC_STOP);
+	memset(&b.hdr, 0, sizeof(b.hdr));
+	b.hdr.size = ARMPMU_SAMPLE_SIZE(ARMPMU_MAX_COUNTERS);
+	sh->err = ioc(fd, ARMPMU_IOC_READ_SAMPLES, &b);
+	err = drain_samples(fd, &r);
+	if (err)
+		FAIL(err, "READ_SAMPLES, room enough");
+	sh->last = r.last;
+	while ((h = next_record(&r, &off)))
+		sh->len += h->type == ARMPMU_RECORD_SAMPLE;
+	free_records(&r);
+	dev_close(&fd);
+}
+
+static void test_room(void)
+{
+	pid_t pid;
+
+	memset(sh, 0, offsetof(struct shared, data));
+	sh->err = -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		room_child();
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	tap_check(sh->err == ENOSPC && sh->len > 0 && sh->len == sh->last.recorded &&
+		  !sh->last.lost,
+		  "READ_SAMPLES: a room smaller than a deep chain's sample is ENOSPC, nothing taken",
+		  "%s (%s); then %zu samples read of %llu recorded, %llu lost",
+		  tap_errname(sh->err), sh->where, sh->len, (ull)sh->last.recorded,
+		  (ull)sh->last.lost);
+}
+#else
+static void test_room(void)
+{
+	tap_skip("READ_SAMPLES: a room smaller than a deep chain's sample is ENOSPC",
+		 "AArch32: its chains are empty, its samples small");
+}
+#endif
+
 /* A file without ARMPMU_SAMPLING_CALLCHAIN: samples as before, no chain. */
 static void test_without(void)
 {
@@ -503,6 +578,7 @@ int main(int argc, char **argv)
 	test_deep(0);
 	test_deep(8);
 	test_hostile();
+	test_room();
 	test_without();
 	test_kernel_log();
 	return tap_done();
